@@ -1,0 +1,126 @@
+/*
+ * Accumulate arithmetic shared by every path: the MPI element type of each
+ * ARMCI_ACC_* code, origin-side scaling (MPI only sums), and the direct
+ * node-local accumulate under the target slice's lock.
+ */
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+#include "gmr.h"
+#include "../armci/armci_int.h"
+
+void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult)
+{
+    /* Complex values are summed as pairs of reals: MPI_SUM is component-wise. */
+    static const struct { int elem, mult; } info[] = {
+        {4, 1}, {8, 1}, {4, 1}, {8, 1}, {8, 2}, {16, 2}};
+    MPI_Datatype types[] = {MPI_INT, MPI_LONG, MPI_FLOAT, MPI_DOUBLE, MPI_FLOAT, MPI_DOUBLE};
+    *mt = types[datatype];
+    *elem = info[datatype].elem;
+    *mult = info[datatype].mult;
+}
+
+int armcii_gmr_acc_identity(int datatype, const void *scale)
+{
+    switch (datatype) {
+    case ARMCI_ACC_INT: return *(const int *)scale == 1;
+    case ARMCI_ACC_LNG: return *(const long *)scale == 1;
+    case ARMCI_ACC_FLT: return fabsf(*(const float *)scale - 1.0f) < FLT_EPSILON;
+    case ARMCI_ACC_DBL: return fabs(*(const double *)scale - 1.0) < DBL_EPSILON;
+    case ARMCI_ACC_CPL: {
+        const float *s = scale;
+        return fabsf(s[0] - 1.0f) < FLT_EPSILON && fabsf(s[1]) < FLT_EPSILON;
+    }
+    default: {
+        const double *s = scale;
+        return fabs(s[0] - 1.0) < DBL_EPSILON && fabs(s[1]) < DBL_EPSILON;
+    }
+    }
+}
+
+#define SCALE_LOOP(T, OP)                                                     \
+    do {                                                                      \
+        const T s = *(const T *)scale;                                        \
+        const T *a = src;                                                     \
+        T *d = dst;                                                           \
+        size_t n = bytes / sizeof(T);                                         \
+        for (size_t i = 0; i < n; i++)                                        \
+            d[i] OP s * a[i];                                                 \
+    } while (0)
+
+#define CPLX_LOOP(T, OP)                                                      \
+    do {                                                                      \
+        const T sr = ((const T *)scale)[0], si = ((const T *)scale)[1];       \
+        const T *a = src;                                                     \
+        T *d = dst;                                                           \
+        size_t n = bytes / (2 * sizeof(T));                                   \
+        for (size_t i = 0; i < n; i++) {                                      \
+            T ar = a[2 * i], ai = a[2 * i + 1];                               \
+            d[2 * i] OP sr * ar - si * ai;                                    \
+            d[2 * i + 1] OP sr * ai + si * ar;                                \
+        }                                                                     \
+    } while (0)
+
+void armcii_gmr_acc_scale(int datatype, const void *scale, const void *src,
+                          void *dst, size_t bytes)
+{
+    switch (datatype) {
+    case ARMCI_ACC_INT: SCALE_LOOP(int, =); break;
+    case ARMCI_ACC_LNG: SCALE_LOOP(long, =); break;
+    case ARMCI_ACC_FLT: SCALE_LOOP(float, =); break;
+    case ARMCI_ACC_DBL: SCALE_LOOP(double, =); break;
+    case ARMCI_ACC_CPL: CPLX_LOOP(float, =); break;
+    default: CPLX_LOOP(double, =); break;
+    }
+}
+
+void armcii_gmr_acc_kernel(int datatype, const void *scale, const void *src,
+                           void *dst, size_t bytes)
+{
+    switch (datatype) {
+    case ARMCI_ACC_INT: SCALE_LOOP(int, +=); break;
+    case ARMCI_ACC_LNG: SCALE_LOOP(long, +=); break;
+    case ARMCI_ACC_FLT: SCALE_LOOP(float, +=); break;
+    case ARMCI_ACC_DBL: SCALE_LOOP(double, +=); break;
+    case ARMCI_ACC_CPL: CPLX_LOOP(float, +=); break;
+    default: CPLX_LOOP(double, +=); break;
+    }
+}
+
+static inline void armcii_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Test-and-test-and-set; yields when spinning long, because ranks are often
+ * oversubscribed and the holder may be descheduled. */
+void armcii_gmr_slice_lock(const armcii_target_t *t)
+{
+    int *l = t->gmr->slice[t->grank].acc_lock;
+    for (int spins = 0;; spins++) {
+        if (!__atomic_load_n(l, __ATOMIC_RELAXED) &&
+            !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+            return;
+        if (spins > 64)
+            sched_yield();
+        else
+            armcii_cpu_relax();
+    }
+}
+
+void armcii_gmr_slice_unlock(const armcii_target_t *t)
+{
+    __atomic_store_n(t->gmr->slice[t->grank].acc_lock, 0, __ATOMIC_RELEASE);
+}
+
+void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *scale,
+                           const void *src, size_t bytes)
+{
+    armcii_gmr_slice_lock(t);
+    armcii_gmr_acc_kernel(datatype, scale, src, t->direct, bytes);
+    armcii_gmr_slice_unlock(t);
+}

@@ -1,0 +1,336 @@
+/*
+ * Region allocation and free.
+ *
+ * How the memory is obtained (DESIGN decision 1, measured on Open MPI 4.1.4):
+ *  - Where MPI_Win_allocate_shared works (probed once at init), each region's
+ *    memory is a node-shared segment over the members of my (virtual) node:
+ *    that gives direct pointers for the node-local path, and osc/sm names its
+ *    backing file with the creator's pid, so disjoint groups with the same
+ *    context id cannot collide (osc/rdma's MPI_Win_allocate can: Open MPI
+ *    issue 7393, fixed only in 5.0).  If the group lies within one node that
+ *    shared window also carries the RMA; otherwise a second window is
+ *    created over the group on the same memory (MPI_Win_create).
+ *  - Where shared windows are refused (e.g. --mca osc pt2pt or ucx), regions
+ *    use MPI_Win_allocate over the group and only the own slice is direct.
+ * Each node-shared slice starts with ARMCII_SLICE_HDR bytes holding the
+ * accumulate lock of the direct path; the user's base is after it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gmr.h"
+#include "../armci/armci_int.h"
+#include "../progress/progress.h"
+
+armcii_gmr_state_t armcii_gmr_state;
+#define GS armcii_gmr_state
+
+/* Probe whether this MPI gives shared-memory windows on the node comm. */
+static int probe_shm(MPI_Comm node)
+{
+    MPI_Comm c;
+    MPI_Win w;
+    void *p;
+    int ok, all;
+    ARMCII_MPI(MPI_Comm_dup(node, &c));
+    ARMCII_MPI(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
+    ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, c, &p, &w) == MPI_SUCCESS;
+    if (ok)
+        MPI_Win_free(&w);
+    ARMCII_MPI(MPI_Comm_free(&c));
+    ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, armcii_state.world));
+    return all;
+}
+
+void armcii_gmr_init(void)
+{
+    MPI_Comm world = armcii_state.world, real;
+    int n = armcii_state.nproc, me = armcii_state.rank;
+    int vn = armcii_state.cfg.virtual_node_size;
+
+    memset(&GS, 0, sizeof GS);
+    if (armcii_gmr_table_init(&GS.table, n))
+        armcii_error("ARMCI_Init", "out of memory for the translation table");
+    ARMCII_MPI(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &real));
+    if (vn > 0) {
+        ARMCII_MPI(MPI_Comm_split(real, me / vn, me, &GS.node));
+        ARMCII_MPI(MPI_Comm_free(&real));
+    } else {
+        GS.node = real;
+    }
+    MPI_Comm_size(GS.node, &GS.node_size);
+    MPI_Comm_rank(GS.node, &GS.node_rank);
+    int first = me;
+    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, GS.node));
+    GS.node_first = first;
+    int *leader = malloc((size_t)n * sizeof(int));
+    GS.node_of = malloc((size_t)n * sizeof(int));
+    GS.node_index = malloc((size_t)n * sizeof(int));
+    if (!leader || !GS.node_of || !GS.node_index)
+        armcii_error("ARMCI_Init", "out of memory");
+    ARMCII_MPI(MPI_Allgather(&first, 1, MPI_INT, leader, 1, MPI_INT, world));
+    ARMCII_MPI(MPI_Allgather(&GS.node_rank, 1, MPI_INT, GS.node_index, 1, MPI_INT, world));
+    /* Dense node indices in order of each node's lowest rank. */
+    for (int p = 0; p < n; p++)
+        GS.node_of[p] = leader[p] == p ? GS.nnodes++ : GS.node_of[leader[p]];
+    free(leader);
+    GS.shm_ok = probe_shm(GS.node);
+    GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
+    if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
+        armcii_warn("this MPI refuses shared-memory windows; node-local path off");
+    armcii_log(1, "nodes: %d (%s), ranks in my node: %d, shared windows: %s, "
+               "node-local path: %s", GS.nnodes, vn > 0 ? "virtual" : "real",
+               GS.node_size, GS.shm_ok ? "yes" : "no", GS.direct ? "on" : "off");
+}
+
+int armcii_gmr_direct_enabled(void) { return GS.direct; }
+int armcii_gmr_node_size(void) { return GS.node_size; }
+int armcii_gmr_node_first(void) { return GS.node_first; }
+int armcii_gmr_node_count(void) { return GS.nnodes; }
+int armcii_gmr_node_of(int abs) { return GS.node_of[abs]; }
+
+int armcii_gmr_node_rank_of(int abs)
+{
+    if (abs < 0 || abs >= armcii_state.nproc)
+        return -1;
+    return GS.node_of[abs] == GS.node_of[armcii_state.rank] ? GS.node_index[abs] : -1;
+}
+
+static void list_link(armcii_gmr_t *g)
+{
+    g->next = GS.regions;
+    if (GS.regions)
+        GS.regions->prev = g;
+    GS.regions = g;
+}
+
+static void list_unlink(armcii_gmr_t *g)
+{
+    if (g->prev) g->prev->next = g->next;
+    else GS.regions = g->next;
+    if (g->next) g->next->prev = g->prev;
+    if (g->in_dirty_list) {
+        armcii_gmr_t **pp = &GS.dirty;
+        while (*pp != g)
+            pp = &(*pp)->next_dirty;
+        *pp = g->next_dirty;
+    }
+}
+
+/* Allocate the memory and windows of g; returns my slice's user base. */
+static char *alloc_windows(armcii_gmr_t *g, size_t size)
+{
+    MPI_Info info;
+    char *seg = NULL;
+    ARMCII_MPI(MPI_Info_create(&info));
+    ARMCII_MPI(MPI_Info_set(info, "same_disp_unit", "true"));
+    ARMCII_MPI(MPI_Info_set(info, "epochs_used", "lockall"));
+    if (!GS.shm_ok) {
+        ARMCII_MPI(MPI_Win_allocate((MPI_Aint)size, 1, info, g->comm, &seg, &g->win));
+        g->shm_win = MPI_WIN_NULL;
+        g->disp_hdr = 0;
+        MPI_Info_free(&info);
+        return size ? seg : NULL;
+    }
+    int me_node = armcii_gmr_state.node_of[armcii_state.rank], nsize;
+    ARMCII_MPI(MPI_Comm_split(g->comm, me_node, g->rank, &g->node_comm));
+    MPI_Comm_size(g->node_comm, &nsize);
+    ARMCII_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+    ARMCII_MPI(MPI_Win_allocate_shared((MPI_Aint)(size + ARMCII_SLICE_HDR), 1, info,
+                                       g->node_comm, &seg, &g->shm_win));
+    *(volatile int *)seg = 0; /* the slice's accumulate lock */
+    g->disp_hdr = ARMCII_SLICE_HDR;
+    if (nsize == g->size) {
+        g->win = g->shm_win;
+    } else {
+        ARMCII_MPI(MPI_Win_create(seg, (MPI_Aint)(size + ARMCII_SLICE_HDR), 1, info,
+                                  g->comm, &g->win));
+    }
+    g->all_local = GS.direct && nsize == g->size;
+    MPI_Info_free(&info);
+    return seg + ARMCII_SLICE_HDR;
+}
+
+/* Record each node member's mapping of its slice (node-local path). */
+static void map_node_slices(armcii_gmr_t *g)
+{
+    if (g->node_comm == MPI_COMM_NULL || !GS.direct)
+        return;
+    int nsize;
+    MPI_Group ng, gg;
+    MPI_Comm_size(g->node_comm, &nsize);
+    int *nr = malloc((size_t)nsize * 2 * sizeof(int));
+    if (!nr)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    for (int i = 0; i < nsize; i++)
+        nr[i] = i;
+    MPI_Comm_group(g->node_comm, &ng);
+    MPI_Comm_group(g->comm, &gg);
+    ARMCII_MPI(MPI_Group_translate_ranks(ng, nsize, nr, gg, nr + nsize));
+    MPI_Group_free(&ng);
+    MPI_Group_free(&gg);
+    for (int i = 0; i < nsize; i++) {
+        MPI_Aint qsize;
+        int qdisp;
+        char *qbase;
+        ARMCII_MPI(MPI_Win_shared_query(g->shm_win, i, &qsize, &qdisp, &qbase));
+        armcii_gmr_slice_t *s = &g->slice[nr[nsize + i]];
+        s->acc_lock = (int *)qbase;
+        if (s->size)
+            s->direct = qbase + ARMCII_SLICE_HDR;
+    }
+    free(nr);
+}
+
+static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
+{
+    unsigned long mine[2] = {(unsigned long)(uintptr_t)mybase, (unsigned long)size};
+    unsigned long *all = malloc((size_t)g->size * 2 * sizeof(unsigned long));
+    if (!all)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    ARMCII_MPI(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG, all, 2, MPI_UNSIGNED_LONG, g->comm));
+    for (int r = 0; r < g->size; r++) {
+        g->slice[r].size = all[2 * r + 1];
+        g->slice[r].base = g->slice[r].size ? (char *)(uintptr_t)all[2 * r] : NULL;
+    }
+    free(all);
+    g->slice[g->rank].direct = mybase;
+    map_node_slices(g);
+    for (int r = 0; r < g->size; r++) {
+        if (!g->slice[r].size)
+            continue;
+        armcii_gmr_entry_t e = {(uintptr_t)g->slice[r].base, g->slice[r].size, g, r};
+        if (armcii_gmr_table_insert(&GS.table, g->abs_of[r], &e))
+            armcii_error("ARMCI_Malloc", "slice %p+%zu of process %d overlaps a live "
+                         "region", (void *)g->slice[r].base, g->slice[r].size, g->abs_of[r]);
+    }
+}
+
+armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs)
+{
+    unsigned long mx = size;
+    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm));
+    int gsize;
+    MPI_Comm_size(comm, &gsize);
+    if (mx == 0) {
+        for (int r = 0; r < gsize; r++)
+            base_ptrs[r] = NULL;
+        return NULL;
+    }
+    armcii_gmr_t *g = calloc(1, sizeof *g);
+    if (!g)
+        armcii_error(call, "out of memory");
+    ARMCII_MPI(MPI_Comm_dup(comm, &g->comm));
+    g->node_comm = MPI_COMM_NULL;
+    MPI_Comm_size(g->comm, &g->size);
+    MPI_Comm_rank(g->comm, &g->rank);
+    g->abs_of = malloc((size_t)g->size * sizeof(int));
+    g->slice = calloc((size_t)g->size, sizeof *g->slice);
+    g->dirty = calloc((size_t)g->size, 1);
+    if (!g->abs_of || !g->slice || !g->dirty)
+        armcii_error(call, "out of memory");
+    ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, 1, MPI_INT, g->comm));
+
+    char *mybase = alloc_windows(g, size);
+    if (size && armcii_state.cfg.debug_alloc)
+        memset(mybase, 0, size);
+    ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+    fill_slices(g, size ? mybase : NULL, size);
+    armcii_progress_region_created(g);
+    list_link(g);
+    GS.allocations++;
+    ARMCII_MPI(MPI_Barrier(g->comm));
+    for (int r = 0; r < g->size; r++)
+        base_ptrs[r] = g->slice[r].base;
+    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s", call, g->size, size,
+               g->shm_win == MPI_WIN_NULL ? "MPI_Win_allocate"
+               : g->win == g->shm_win ? "node-shared window" : "node-shared + MPI_Win_create",
+               g->all_local ? ", direct accumulates" : "");
+    return g;
+}
+
+/* Tear down g (collective over g->comm). */
+static void region_free(armcii_gmr_t *g)
+{
+    armcii_progress_region_freed(g);
+    ARMCII_MPI(MPI_Win_flush_all(g->win));
+    ARMCII_MPI(MPI_Barrier(g->comm));
+    ARMCII_MPI(MPI_Win_unlock_all(g->win));
+    if (g->win != g->shm_win)
+        ARMCII_MPI(MPI_Win_free(&g->win));
+    if (g->shm_win != MPI_WIN_NULL)
+        ARMCII_MPI(MPI_Win_free(&g->shm_win));
+    for (int r = 0; r < g->size; r++)
+        if (g->slice[r].size)
+            armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
+    list_unlink(g);
+    if (g->node_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&g->node_comm);
+    MPI_Comm_free(&g->comm);
+    free(g->abs_of);
+    free(g->slice);
+    free(g->dirty);
+    free(g);
+}
+
+armcii_gmr_t *armcii_gmr_find_local(const void *ptr)
+{
+    const armcii_gmr_entry_t *e =
+        armcii_gmr_table_find(&GS.table, armcii_state.rank, (uintptr_t)ptr);
+    return e ? e->region : NULL;
+}
+
+void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
+{
+    armcii_gmr_t *mine = NULL;
+    int grank, leader;
+    MPI_Comm_rank(comm, &grank);
+    if (ptr) {
+        mine = armcii_gmr_find_local(ptr);
+        if (!mine)
+            armcii_error(call, "pointer %p is not inside any ARMCI allocation of this "
+                         "process", ptr);
+    }
+    /* The highest rank that passed a pointer names the region for all. */
+    leader = mine ? grank : -1;
+    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MAX, comm));
+    if (leader < 0)
+        return;
+    unsigned long key[2] = {0, 0};
+    if (grank == leader)
+        key[0] = (unsigned long)(uintptr_t)mine->slice[mine->rank].base,
+        key[1] = (unsigned long)armcii_state.rank;
+    ARMCII_MPI(MPI_Bcast(key, 2, MPI_UNSIGNED_LONG, leader, comm));
+    const armcii_gmr_entry_t *e = armcii_gmr_table_find(&GS.table, (int)key[1], key[0]);
+    armcii_gmr_t *g = e ? e->region : NULL;
+    int bad = !g || (mine && mine != g), anybad;
+    ARMCII_MPI(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
+    if (anybad)
+        armcii_error(call, "processes passed pointers of different allocations (or an "
+                     "allocation this process is not part of)");
+    int gsize;
+    MPI_Comm_size(comm, &gsize);
+    if (gsize != g->size)
+        armcii_error(call, "the allocation was made over a group of %d processes, freed "
+                     "over %d", g->size, gsize);
+    region_free(g);
+}
+
+int armcii_gmr_finalize(void)
+{
+    int leaked = 0;
+    /* Oldest first: the order every member created them in. */
+    armcii_gmr_t *g = GS.regions;
+    while (g && g->next)
+        g = g->next;
+    while (g) {
+        armcii_gmr_t *prev = g->prev;
+        region_free(g);
+        leaked++;
+        g = prev;
+    }
+    armcii_gmr_table_destroy(&GS.table);
+    MPI_Comm_free(&GS.node);
+    free(GS.node_of);
+    free(GS.node_index);
+    return leaked;
+}

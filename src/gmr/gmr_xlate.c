@@ -1,0 +1,44 @@
+/*
+ * Translation of (address, proc) into a target, and the node-local checks.
+ * This is the one place every operation passes through before it is issued.
+ */
+#include "gmr.h"
+#include "../armci/armci_int.h"
+#include "../progress/progress.h"
+
+int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
+                         armcii_opclass_t cls, armcii_target_t *t)
+{
+    const armcii_gmr_entry_t *e =
+        armcii_gmr_table_find(&armcii_gmr_state.table, proc, (uintptr_t)addr);
+    if (ARMCII_UNLIKELY(!e))
+        return -1;
+    size_t off = (uintptr_t)addr - e->base;
+    if (ARMCII_UNLIKELY(len > e->size - off))
+        return -2;
+    armcii_gmr_t *g = e->region;
+    armcii_gmr_slice_t *s = &g->slice[e->grank];
+    t->gmr = g;
+    t->win = g->win;
+    t->rank = e->grank;
+    t->grank = e->grank;
+    t->abs = proc;
+    t->disp = g->disp_hdr + (MPI_Aint)off;
+    t->direct = s->direct ? s->direct + off : NULL;
+    if (!t->direct)
+        armcii_progress_redirect(cls, t);
+    return 0;
+}
+
+void armcii_gmr_xlate(const char *call, const void *addr, size_t len, int proc,
+                      armcii_opclass_t cls, armcii_target_t *t)
+{
+    int rc = armcii_gmr_xlate_try(addr, len, proc, cls, t);
+    if (ARMCII_LIKELY(rc == 0))
+        return;
+    if (rc == -1)
+        armcii_error(call, "remote address %p is not inside an ARMCI allocation of "
+                     "process %d", addr, proc);
+    armcii_error(call, "transfer of %zu bytes at %p runs past the end of process %d's "
+                 "slice", len, addr, proc);
+}

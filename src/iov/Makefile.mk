@@ -1,0 +1,1 @@
+libarmci_la_SOURCES +=

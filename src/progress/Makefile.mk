@@ -1,0 +1,3 @@
+libarmci_la_SOURCES += \
+	src/progress/progress.h \
+	src/progress/progress_core.c

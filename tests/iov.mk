@@ -1,0 +1,1 @@
+# (area fragment; see tests/Makefile.mk)

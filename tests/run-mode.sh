@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs one MPI test program in one transport mode (automake LOG_COMPILER).
+# usage: run-mode.sh MODE path/to/prog.MODE
+# Modes: on (node-local path on), off (every operation through MPI RMA),
+# vn2 (virtual nodes of 2 ranks), pt2pt / ucx (Open MPI's osc component
+# forced; shared windows refused, so regions use MPI_Win_allocate).
+mode=$1
+stub=$2
+prog=${stub%.*}
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+np=${NPROCS:-4}
+mca=""
+unset ARMCI_VIRTUAL_NODE_SIZE
+case $mode in
+on) ARMCI_NODE_LOCAL=on ;;
+off) ARMCI_NODE_LOCAL=off ;;
+vn2) ARMCI_NODE_LOCAL=on; ARMCI_VIRTUAL_NODE_SIZE=2; export ARMCI_VIRTUAL_NODE_SIZE ;;
+pt2pt) ARMCI_NODE_LOCAL=on; mca="--mca osc pt2pt" ;;
+ucx) ARMCI_NODE_LOCAL=on; mca="--mca osc ucx" ;;
+*) echo "run-mode.sh: unknown mode $mode" >&2; exit 99 ;;
+esac
+export ARMCI_NODE_LOCAL ARMCI_TEST_MODE="$mode" TEST_RUNNER="$runner" NPROCS="$np" MPI_MCA="$mca"
+# A hang is a failure: the whole job gets a hard time limit.
+limit=${TEST_TIMEOUT:-240}
+case $prog in
+*.sh) exec timeout -k 5 "$limit" sh "$prog" ;;
+*) exec timeout -k 5 "$limit" $runner "$np" $mca "$prog" ;;
+esac

@@ -1,0 +1,52 @@
+/*
+ * Helpers for self-checking MPI test programs: record failures with a
+ * message, then agree across ranks and print one PASS/FAIL line.
+ */
+#ifndef ARMCI_TESTUTIL_H
+#define ARMCI_TESTUTIL_H
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <mpi.h>
+
+static int tu_failures;
+static const char *tu_name = "test";
+
+static void tu_fail(const char *file, int line, const char *fmt, ...)
+{
+    int me;
+    va_list ap;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (tu_failures < 10) {
+        fprintf(stderr, "[%d] %s:%d: ", me, file, line);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+    tu_failures++;
+}
+
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            tu_fail(__FILE__, __LINE__, __VA_ARGS__);                         \
+    } while (0)
+
+/* Agree on the result; rank 0 prints the line; returns the exit code. */
+static int tu_finish(void)
+{
+    int me, total = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Allreduce(&tu_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (me == 0) {
+        const char *mode = getenv("ARMCI_TEST_MODE");
+        printf("%s %s [%s]%s\n", total ? "FAIL" : "PASS", tu_name, mode ? mode : "-",
+               total ? " (see errors above)" : "");
+        if (total)
+            printf("  %d check(s) failed\n", total);
+        fflush(stdout);
+    }
+    return total ? 1 : 0;
+}
+#endif
