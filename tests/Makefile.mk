@@ -7,6 +7,7 @@ MPI_TESTS = \
 	tests/mpi/test_malloc \
 	tests/mpi/test_msg \
 	tests/mpi/test_groups \
+	tests/mpi/test_groups_noncoll \
 	tests/mpi/test_abi
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
@@ -47,6 +48,7 @@ tests_mpi_test_nb_LDADD = $(TEST_LIBS)
 tests_mpi_test_malloc_LDADD = $(TEST_LIBS)
 tests_mpi_test_msg_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_LDADD = $(TEST_LIBS)
+tests_mpi_test_groups_noncoll_LDADD = $(TEST_LIBS)
 tests_mpi_test_abi_LDADD = $(TEST_LIBS)
 tests_mpi_badinput_LDADD = $(TEST_LIBS)
 

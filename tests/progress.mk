@@ -1,1 +1,4 @@
-# (area fragment; see tests/Makefile.mk)
+# (area fragment; see tests/Makefile.mk) progress engine tests
+MPI_TESTS += tests/mpi/test_progress_thread tests/mpi/test_progress_profile
+tests_mpi_test_progress_thread_LDADD = $(TEST_LIBS)
+tests_mpi_test_progress_profile_LDADD = $(TEST_LIBS)

@@ -1,0 +1,76 @@
+/* ARMCI_PROFILE=1: finalize prints the profile on rank 0 (communication
+ * ratio in [0, 1] and the dedicated-core prediction); checked by capturing
+ * rank 0's stderr around ARMCI_Finalize.  Without the variable nothing is
+ * printed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <armci.h>
+#include "../testutil.h"
+
+/* Run ARMCI_Finalize with stderr captured into buf (rank 0 only). */
+static void finalize_captured(int me, char *buf, size_t len)
+{
+    char path[] = "/tmp/armci_profile_XXXXXX";
+    int fd = -1, saved = -1;
+    buf[0] = 0;
+    if (me == 0) {
+        fflush(stderr);
+        fd = mkstemp(path);
+        saved = dup(2);
+        dup2(fd, 2);
+    }
+    ARMCI_Finalize();
+    if (me == 0) {
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        lseek(fd, 0, SEEK_SET);
+        ssize_t n = read(fd, buf, len - 1);
+        buf[n > 0 ? n : 0] = 0;
+        close(fd);
+        unlink(path);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int me, np;
+    MPI_Init(&argc, &argv);
+    setenv("ARMCI_PROFILE", "1", 1);
+    ARMCI_Init();
+    tu_name = "test_progress_profile";
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    void **ptr = malloc(np * sizeof(void *));
+    ARMCI_Malloc(ptr, 8 * sizeof(double));
+    double v[8] = {1, 2, 3, 4, 5, 6, 7, 8}, one = 1;
+    ARMCI_Barrier();
+    ARMCI_Put(v, ptr[(me + 1) % np], sizeof v, (me + 1) % np);
+    ARMCI_Acc(ARMCI_ACC_DBL, &one, v, ptr[(me + 1) % np], sizeof v, (me + 1) % np);
+    ARMCI_Barrier();
+    ARMCI_Free(ptr[me]);
+    free(ptr);
+    static char out[8192];
+    finalize_captured(me, out, sizeof out);
+    if (me == 0) {
+        const char *p = strstr(out, "communication ratio CR = ");
+        double cr = -1;
+        CHECK(p && sscanf(p + strlen("communication ratio CR = "), "%lf", &cr) == 1,
+              "no CR line in the profile output: '%s'", out);
+        CHECK(cr >= 0 && cr <= 1, "CR %g outside [0, 1]", cr);
+        if (np > 1)
+            CHECK(strstr(out, "T(1) = ") != NULL, "no dedicated-core prediction: '%s'", out);
+        CHECK(strstr(out, "measured T = ") != NULL, "no measured time: '%s'", out);
+    }
+    /* A second init/finalize without the variable prints nothing. */
+    unsetenv("ARMCI_PROFILE");
+    ARMCI_Init();
+    finalize_captured(me, out, sizeof out);
+    if (me == 0)
+        CHECK(strstr(out, "ARMCI profile") == NULL, "profile printed while off: '%s'", out);
+    int rc = tu_finish();
+    MPI_Finalize();
+    return rc;
+}
