@@ -11,12 +11,13 @@ MPI_TESTS = \
 	tests/mpi/test_abi
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
+UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh
 include tests/iov.mk
 include tests/mutex.mk
 include tests/progress.mk
 include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput
-EXTRA_DIST += tests/run-mode.sh tests/testutil.h $(MPI_SHELL_TESTS)
+EXTRA_DIST += tests/run-mode.sh tests/testutil.h $(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)
 
 TEST_EXTENSIONS = .on .off .vn2 .pt2pt .ucx
 ON_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-mode.sh on
@@ -31,7 +32,7 @@ AM_TESTS_ENVIRONMENT = TEST_RUNNER='$(TEST_RUNNER)'; NPROCS='$(NPROCS)'; \
 ALL_MPI_TESTS = $(MPI_TESTS) $(MPI_SHELL_TESTS)
 MODE_TESTS = $(ALL_MPI_TESTS:=.on) $(ALL_MPI_TESTS:=.off) $(ALL_MPI_TESTS:=.vn2) \
 	$(ALL_MPI_TESTS:=.pt2pt)
-TESTS += $(UNIT_TESTS) $(MODE_TESTS)
+TESTS += $(UNIT_TESTS) $(UNIT_SHELL_TESTS) $(MODE_TESTS)
 CLEANFILES += $(MODE_TESTS)
 
 # Each "prog.MODE" test is an empty stamp naming the program and its mode.

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs what building, testing and benchmarking libarmci needs on
+# Debian 12 (run as root, or with sudo).
+set -e
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    build-essential autoconf automake libtool pkg-config \
+    openmpi-bin libopenmpi-dev gfortran \
+    libglobalarrays-dev libarmci-mpi-dev \
+    gnuplot-nox python3 >/dev/null
