@@ -1,0 +1,53 @@
+#!/bin/sh
+# Each bad-input case must abort (non-zero exit, no hang) with
+# "ARMCI Error in <call>: <reason>".  Cases: "name|call|reason substring".
+# Environment from tests/run-mode.sh: TEST_RUNNER, NPROCS, MPI_MCA.
+prog=${TESTS_BUILDDIR:-tests}/mpi/badinput
+fail=0
+n=0
+check() {
+    name=$1 call=$2 reason=$3
+    shift 3
+    check_prog "$prog" "$name" "$call" "$reason" "$@"
+}
+check_prog() {
+    p=$1 name=$2 call=$3 reason=$4
+    shift 4
+    n=$((n + 1))
+    out=$(env "$@" timeout -k 5 60 $TEST_RUNNER $NPROCS $MPI_MCA "$p" "$name" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "FAIL badinput $name: exit status 0 (bad input accepted)"; fail=$((fail + 1))
+    elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        echo "FAIL badinput $name: hung (killed after 60 s)"; fail=$((fail + 1))
+    elif ! printf '%s\n' "$out" | grep -q "ARMCI Error in $call: .*$reason"; then
+        echo "FAIL badinput $name: message 'ARMCI Error in $call: ...$reason' not found; output:"
+        printf '%s\n' "$out" | grep -v '^ *$' | head -8
+        fail=$((fail + 1))
+    fi
+}
+check put_unknown_addr ARMCI_Put "not inside an ARMCI allocation"
+check put_proc_range ARMCI_Put "out of range"
+check get_negative ARMCI_Get "negative size"
+check put_past_end ARMCI_Put "runs past the end"
+check acc_bad_type ARMCI_Acc "unknown accumulate type"
+check acc_bad_bytes ARMCI_Acc "not a multiple of the element size"
+check free_unknown ARMCI_Free "not inside any ARMCI allocation"
+check free_local_foreign ARMCI_Free_local "not returned by ARMCI_Malloc_local"
+check wait_null ARMCI_Wait "handle is NULL"
+check fence_range ARMCI_Fence "out of range"
+check nbget_unknown ARMCI_NbGet "not inside an ARMCI allocation"
+check absolute_id_range ARMCI_Absolute_id "out of range"
+check group_bad_pid ARMCI_Group_create_child "is not a rank of the parent group"
+check env_bad_value ARMCI_Init "ARMCI_NODE_LOCAL='maybe' is invalid" ARMCI_NODE_LOCAL=maybe
+# Cases of other areas: tests/mpi/badinput_*.cases, one per line:
+# name|call|reason substring|program (in the tests build dir, e.g. mpi/badinput_iov)
+for f in "${TESTS_SRCDIR:-tests}"/mpi/badinput_*.cases; do
+    [ -f "$f" ] || continue
+    while IFS='|' read -r cname ccall creason cprog; do
+        case $cname in ''|'#'*) continue ;; esac
+        check_prog "${TESTS_BUILDDIR:-tests}/$cprog" "$cname" "$ccall" "$creason"
+    done < "$f"
+done
+echo "badinput: $((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
