@@ -9,4 +9,6 @@ libarmci_la_SOURCES += \
 	src/armci/armci_memory.c \
 	src/armci/armci_groups.c \
 	src/armci/armci_msg.c \
-	src/armci/armci_domain.c
+	src/armci/armci_domain.c \
+	src/armci/armci_strided.c \
+	src/armci/armci_vector.c

@@ -1,0 +1,149 @@
+/*
+ * Strided API (ARMCI_PutS/GetS/AccS, Nb forms, PutS_flag) and the local
+ * pack/unpack helpers.  This file validates arguments; src/iov moves data.
+ * Conventions (API.md 3.1): count[0] is BYTES per block, count[1..L] block
+ * counts, strides are byte distances, L = 0 is contiguous and then the
+ * stride arrays may be NULL; any zero count means nothing to do.
+ */
+#include "armci_int.h"
+#include "../iov/iov.h"
+
+/* Abort on malformed descriptors; returns 0 when there is nothing to move. */
+static int check_strided(const char *call, const void *src, const int *sstr,
+                         const void *dst, const int *dstr, const int *count,
+                         int levels, int proc)
+{
+    armcii_check_init(call);
+    armcii_check_proc(call, proc);
+    if (ARMCII_UNLIKELY(levels < 0 || levels > ARMCII_IOV_MAX_LEVELS))
+        armcii_error(call, "stride_levels %d out of range [0, %d]", levels,
+                     ARMCII_IOV_MAX_LEVELS);
+    if (ARMCII_UNLIKELY(!count))
+        armcii_error(call, "count array is NULL");
+    if (ARMCII_UNLIKELY(levels > 0 && (!sstr || !dstr)))
+        armcii_error(call, "stride array is NULL with stride_levels %d", levels);
+    int empty = 0;
+    for (int k = 0; k <= levels; k++) {
+        if (ARMCII_UNLIKELY(count[k] < 0))
+            armcii_error(call, "count[%d] = %d is negative", k, count[k]);
+        empty |= count[k] == 0;
+    }
+    if (empty)
+        return 0;
+    if (ARMCII_UNLIKELY(!src || !dst))
+        armcii_error(call, "%s pointer is NULL", !src ? "source" : "destination");
+    return 1;
+}
+
+static int strided(const char *call, armcii_iov_kind_t kind, int datatype, void *scale,
+                   void *src, int sstr[], void *dst, int dstr[], int count[],
+                   int levels, int proc, armci_hdl_t *hdl, int blocking)
+{
+    if (!check_strided(call, src, sstr, dst, dstr, count, levels, proc)) {
+        if (kind == ARMCII_IOV_ACC)
+            armcii_acc_elem_size(call, datatype);
+        return 0;
+    }
+    if (kind == ARMCII_IOV_ACC)
+        armcii_acc_check(call, datatype, scale, count[0]);
+    armcii_iov_op_t op = {call, kind, proc, datatype, scale, hdl, blocking};
+    if (kind == ARMCII_IOV_GET)
+        armcii_iov_strided(&op, dst, dstr, src, sstr, count, levels);
+    else
+        armcii_iov_strided(&op, src, sstr, dst, dstr, count, levels);
+    return 0;
+}
+
+int PARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                int count[], int stride_levels, int proc)
+{
+    return strided("ARMCI_PutS", ARMCII_IOV_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+                   dst_stride_ar, count, stride_levels, proc, NULL, 1);
+}
+ARMCII_WEAK(PutS)
+
+int PARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                int count[], int stride_levels, int proc)
+{
+    return strided("ARMCI_GetS", ARMCII_IOV_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+                   dst_stride_ar, count, stride_levels, proc, NULL, 1);
+}
+ARMCII_WEAK(GetS)
+
+int PARMCI_AccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[],
+                void *dst_ptr, int dst_stride_ar[], int count[], int stride_levels, int proc)
+{
+    return strided("ARMCI_AccS", ARMCII_IOV_ACC, datatype, scale, src_ptr, src_stride_ar,
+                   dst_ptr, dst_stride_ar, count, stride_levels, proc, NULL, 1);
+}
+ARMCII_WEAK(AccS)
+
+int PARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                  int count[], int stride_levels, int proc, armci_hdl_t *hdl)
+{
+    return strided("ARMCI_NbPutS", ARMCII_IOV_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+                   dst_stride_ar, count, stride_levels, proc, hdl, 0);
+}
+ARMCII_WEAK(NbPutS)
+
+int PARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                  int count[], int stride_levels, int proc, armci_hdl_t *hdl)
+{
+    return strided("ARMCI_NbGetS", ARMCII_IOV_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+                   dst_stride_ar, count, stride_levels, proc, hdl, 0);
+}
+ARMCII_WEAK(NbGetS)
+
+int PARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[],
+                  void *dst_ptr, int dst_stride_ar[], int count[], int stride_levels,
+                  int proc, armci_hdl_t *hdl)
+{
+    return strided("ARMCI_NbAccS", ARMCII_IOV_ACC, datatype, scale, src_ptr, src_stride_ar,
+                   dst_ptr, dst_stride_ar, count, stride_levels, proc, hdl, 0);
+}
+ARMCII_WEAK(NbAccS)
+
+/* PutS, Fence, then the flag, remotely visible on return.  Returns 0 like
+ * every other call here (upstream returns 1; GA ignores the value, and a
+ * caller testing `== 0` for success is better served by 0). */
+int PARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                     int count[], int stride_levels, int *flag, int value, int proc)
+{
+    static const char call[] = "ARMCI_PutS_flag";
+    strided(call, ARMCII_IOV_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr, dst_stride_ar,
+            count, stride_levels, proc, NULL, 1);
+    if (ARMCII_UNLIKELY(!flag))
+        armcii_error(call, "flag pointer is NULL");
+    armcii_put_flag(call, flag, value, proc);
+    return 0;
+}
+ARMCII_WEAK(PutS_flag)
+
+static void check_local_strided(const char *call, void *ptr, int levels, int stride_arr[],
+                                int count[], char *buf)
+{
+    if (ARMCII_UNLIKELY(levels < 0 || levels > ARMCII_IOV_MAX_LEVELS))
+        armcii_error(call, "stride_levels %d out of range [0, %d]", levels,
+                     ARMCII_IOV_MAX_LEVELS);
+    if (ARMCII_UNLIKELY(!count || (levels > 0 && !stride_arr)))
+        armcii_error(call, "count or stride array is NULL");
+    for (int k = 0; k <= levels; k++)
+        if (ARMCII_UNLIKELY(count[k] < 0))
+            armcii_error(call, "count[%d] = %d is negative", k, count[k]);
+    if (ARMCII_UNLIKELY(armcii_iov_strided_nseg(levels, count) > 0 && (!ptr || !buf)))
+        armcii_error(call, "buffer pointer is NULL");
+}
+
+/* Public: pack the strided region at ptr into the contiguous buf. */
+void armci_write_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf)
+{
+    check_local_strided("armci_write_strided", ptr, stride_levels, stride_arr, count, buf);
+    armcii_iov_strided_copy(ptr, stride_levels, stride_arr, count, buf, 0);
+}
+
+/* Public: unpack the contiguous buf into the strided region at ptr. */
+void armci_read_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf)
+{
+    check_local_strided("armci_read_strided", ptr, stride_levels, stride_arr, count, buf);
+    armcii_iov_strided_copy(ptr, stride_levels, stride_arr, count, buf, 1);
+}

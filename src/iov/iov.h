@@ -1,0 +1,150 @@
+/*
+ * src/iov: the noncontiguous engine.
+ *
+ * Role: carry out strided (ARMCI_*S) and I/O-vector (ARMCI_*V) transfers
+ * that src/armci has already validated.  It owns the AVL conflict tree
+ * (insert-or-report-conflict of byte intervals), the strided iterator (walks
+ * a strided descriptor segment by segment without building the segment
+ * list), the byte-stride MPI datatype builder, the IOV methods (CONSERVATIVE,
+ * BATCHED, DIRECT, AUTO: named ops tables so the verbose log can say which
+ * ran) and the table of MPI implementation quirks.
+ *
+ * Invariants:
+ *  - every remote segment is translated on its own (a vector descriptor may
+ *    span regions); a single MPI operation with a derived datatype is only
+ *    issued when every segment lies in one region's slice of one target;
+ *  - an accumulate uses the node-local path only on regions with all_local
+ *    set, so CPU and MPI atomics never mix on one region;
+ *  - a slice lock is never held across an MPI call (a peer spinning on it is
+ *    not in MPI and could not progress our operation);
+ *  - a scaled accumulate is staged in a temporary that lives until local
+ *    completion, so its nonblocking form completes before returning;
+ *  - known MPI bugs are routed around in iov_quirks.c only.
+ * The conflict tree and the iterator (iov_avl.c, iov_iter.c) are pure C
+ * with no MPI calls, so unit tests link them alone.
+ * May call: src/gmr (translation, primitives, completion, accumulate
+ * helpers) and src/armci (errors, logging, state, armcii_nb_track).
+ */
+#ifndef ARMCI_IOV_H
+#define ARMCI_IOV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+#include "armci.h"
+
+/* Deepest strided descriptor accepted (GA uses at most 6 for 7-d arrays). */
+#define ARMCII_IOV_MAX_LEVELS 32
+
+/* ---- conflict tree (iov_avl.c; pure C) ---- */
+typedef struct {
+    uintptr_t lo, hi;       /* [lo, hi) */
+    int left, right;        /* node indices, -1 = none */
+    int height;
+} armcii_iov_avl_node_t;
+
+typedef struct {
+    armcii_iov_avl_node_t *node; /* pool; reset() keeps it for reuse */
+    int n, cap;
+    int root;
+} armcii_iov_tree_t;
+
+void armcii_iov_tree_init(armcii_iov_tree_t *t);
+/* Empty the tree, keeping its memory. */
+void armcii_iov_tree_reset(armcii_iov_tree_t *t);
+void armcii_iov_tree_destroy(armcii_iov_tree_t *t);
+/* Insert [lo, hi) unless it overlaps a stored interval (touching intervals
+ * do not overlap; an empty one never conflicts and is not stored).
+ * Returns 0 inserted, 1 conflict (tree unchanged), -1 out of memory. */
+int armcii_iov_tree_insert(armcii_iov_tree_t *t, uintptr_t lo, uintptr_t hi);
+
+/* ---- strided iterator and geometry (iov_iter.c; pure C) ---- */
+typedef struct {
+    int levels;                          /* levels left after dropping count 1 */
+    int count[ARMCII_IOV_MAX_LEVELS];
+    ptrdiff_t stride[2][ARMCII_IOV_MAX_LEVELS]; /* [0] one side, [1] the other */
+    int idx[ARMCII_IOV_MAX_LEVELS];
+    ptrdiff_t off[2];
+    long remaining;
+} armcii_iov_iter_t;
+
+/* Segments of the descriptor: product of count[1..levels], 0 if any is 0. */
+long armcii_iov_strided_nseg(int levels, const int count[]);
+/* Iterate the block offsets of (count, s0) and in step those of s1 (s1 may
+ * be NULL).  Level 1 varies fastest, as in ARMCI's pack order. */
+void armcii_iov_iter_init(armcii_iov_iter_t *it, int levels, const int count[],
+                          const int s0[], const int s1[]);
+/* Next block's offsets; returns 0 when the descriptor is exhausted. */
+int armcii_iov_iter_next(armcii_iov_iter_t *it, ptrdiff_t *o0, ptrdiff_t *o1);
+/* Byte range touched relative to the base: [*lo, *hi). */
+void armcii_iov_strided_extent(int levels, const int count[], const int stride[],
+                               ptrdiff_t *lo, ptrdiff_t *hi);
+/* 1 when the blocks are provably pairwise disjoint (each level's stride
+ * clears the extent of the levels nested in it); 0 = may overlap. */
+int armcii_iov_strided_disjoint(int levels, const int count[], const int stride[]);
+/* Local pack (dir 0: strided -> buf) or unpack (dir 1: buf -> strided). */
+void armcii_iov_strided_copy(char *ptr, int levels, const int stride[],
+                             const int count[], char *buf, int dir);
+
+/* ---- operations (iov_methods.c, iov_strided.c) ---- */
+typedef enum { ARMCII_IOV_PUT, ARMCII_IOV_GET, ARMCII_IOV_ACC } armcii_iov_kind_t;
+
+/* One validated user call. */
+typedef struct {
+    const char *call;
+    armcii_iov_kind_t kind;
+    int proc;
+    int datatype;            /* ACC only */
+    const void *scale;       /* ACC only */
+    armci_hdl_t *hdl;        /* nonblocking: explicit handle or NULL */
+    int blocking;
+} armcii_iov_op_t;
+
+/* A sequence of equal-sized segments: a vector descriptor (loc/rem arrays)
+ * or a strided descriptor walked by an iterator (it != NULL). */
+typedef struct {
+    int bytes;
+    long n;
+    void **loc, **rem;
+    char *lbase, *rbase;
+    armcii_iov_iter_t *it;   /* stride[0] local, stride[1] remote */
+    int disjoint;            /* strided: remote blocks proven disjoint */
+    long pos;
+} armcii_iov_seq_t;
+
+/* Rewind and step a sequence: local and remote address of the next segment. */
+void armcii_iov_seq_rewind(armcii_iov_seq_t *s);
+int armcii_iov_seq_next(armcii_iov_seq_t *s, char **loc, char **rem);
+
+/* Run a sequence with the configured IOV method (ARMCI_IOV_METHOD). */
+void armcii_iov_run(const armcii_iov_op_t *op, armcii_iov_seq_t *seq);
+/* Run with a given method (ARMCII_IOV_AUTO..DIRECT). */
+void armcii_iov_run_method(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, int method);
+/* A strided transfer (count[0] bytes per block, byte strides) with the
+ * configured ARMCI_STRIDED_METHOD. */
+void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[],
+                        char *rem, const int rstride[], const int count[], int levels);
+
+/* ---- byte-stride datatypes (iov_strided.c) ---- */
+/* Type of one strided side: each block is nbase items of base (count[0]
+ * bytes), then one hvector per level with count[k] > 1.  Committed. */
+void armcii_iov_strided_type(int levels, const int count[], const int stride[],
+                             MPI_Datatype base, int nbase, MPI_Datatype *out);
+
+/* ---- MPI quirks (iov_quirks.c) ---- */
+enum {
+    /* Accumulate with a derived datatype must be split into contiguous
+     * operations (one per block). */
+    ARMCII_QUIRK_ACC_DTYPE_SPLIT = 1
+};
+/* Bit set of quirks of the running MPI (computed once, logged once). */
+int armcii_iov_mpi_quirks(void);
+
+/* ---- module state: the one global of src/iov ---- */
+typedef struct {
+    armcii_iov_tree_t tree;  /* reused by every conflict check */
+    int quirks;              /* -1 until computed */
+} armcii_iov_state_t;
+extern armcii_iov_state_t armcii_iov_state;
+
+#endif /* ARMCI_IOV_H */

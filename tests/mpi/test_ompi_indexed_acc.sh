@@ -1,0 +1,48 @@
+#!/bin/sh
+# Probes the MPI for lost MPI_Accumulate updates with indexed/hindexed
+# target datatypes (tests/mpi/ompi_indexed_acc_repro.c, pure MPI) over the
+# osc components and window kinds available, and records the result.
+# Passes when the MPI is correct everywhere, or when every broken case is
+# routed around by the library: src/iov/iov_quirks.c must then report
+# acc_dtype_split=on (checked through ARMCI_VERBOSE=1 of test_strided).
+# Fails when an update is lost and the library does not split.  The matrix
+# sets its own osc components, so it runs in mode "on" only (77 = skip).
+case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: matrix runs in mode on"; exit 77 ;; esac
+dir=${TESTS_BUILDDIR:-tests}/mpi
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+np=${NPROCS:-4}
+broken=""
+# osc component | window kinds (sm only serves shared-memory windows)
+for c in "default|allocate create shared" "rdma|allocate create" "pt2pt|allocate create" \
+         "sm|shared"; do
+    osc=${c%%|*}
+    mca=""
+    [ "$osc" = default ] || mca="--mca osc $osc"
+    for w in ${c#*|}; do
+        for t in hindexed indexed; do
+            for opt in e n o; do
+                out=$(timeout -k 5 60 $runner "$np" $mca "$dir/ompi_indexed_acc_repro" \
+                      "$w" "$t" "$opt" 2>&1)
+                rc=$?
+                case $rc in
+                0) ;;
+                2) broken="$broken osc=$osc/win=$w/type=$t/opt=$opt"
+                   echo "LOST UPDATES: osc=$osc window=$w type=$t opt=$opt: $(printf '%s\n' "$out" | grep LOST)" ;;
+                *) echo "could not run osc=$osc window=$w type=$t (exit $rc): skipped" ;;
+                esac
+            done
+        done
+    done
+done
+if [ -z "$broken" ]; then
+    echo "indexed accumulate: no lost updates in any tested osc component/window"
+    exit 0
+fi
+split=$(env ARMCI_VERBOSE=1 timeout -k 5 60 $runner 1 "$dir/test_strided" 2>&1 | \
+        grep -c "acc_dtype_split=on")
+if [ "$split" -gt 0 ]; then
+    echo "indexed accumulate broken in:$broken; the library splits such accumulates"
+    exit 0
+fi
+echo "FAIL: indexed accumulate broken in:$broken, but the library does not route around it"
+exit 1
