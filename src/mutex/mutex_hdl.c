@@ -1,0 +1,303 @@
+/*
+ * Mutex sets (ARMCIX handles; the world set of ARMCI_Create_mutexes is one
+ * of them): the MCS-style queue lock described in mutex.h.
+ *
+ * Why MCS over the classic waiter byte vector: the vector needs an atomic
+ * "set my byte and read all bytes", i.e. an exclusive MPI_Win_lock on the
+ * host, which Open MPI's osc/rdma acquires by retrying remote atomics (network
+ * spinning) and osc/pt2pt by queueing at the target (needs its progress), and
+ * it cannot share a window with the lock_all epoch every region keeps.  The
+ * queue needs one MPI_Fetch_and_op (lock) and one MPI_Compare_and_swap
+ * (unlock) on the tail word, which lives in an ordinary GMR region: the
+ * node-local CPU-atomic path, the window choice per transport and the
+ * ghost-progress redirection all come for free.
+ *
+ * Messages on the set's private communicator (a dup of the group's):
+ *   NOTIFY  {host, mutex}, successor -> predecessor, sent right after the swap;
+ *   HANDOFF (0 bytes), holder -> successor.
+ * A process waits in at most one queue at a time, so a HANDOFF from a given
+ * predecessor is unambiguous.  A holder of several mutexes may receive the
+ * NOTIFY of another mutex first; such messages are kept in a small stash.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mutex.h"
+#include "../armci/armci_int.h"
+
+enum { TAG_NOTIFY = 1, TAG_HANDOFF = 2 };
+
+typedef struct { int src, host, m; } notify_t;
+
+struct armcix_mutex_hdl_s {
+    MPI_Comm comm;          /* private: NOTIFY and HANDOFF messages */
+    int rank, size;         /* in comm */
+    int *count;             /* mutexes hosted per group rank */
+    int *first;             /* per group rank: index of its mutex 0 in held */
+    unsigned char *held;    /* mutexes this process holds */
+    int nheld;
+    int *abs_to_grp;        /* absolute -> group rank (-1), NULL: identity */
+    armcii_gmr_t *gmr;      /* tail words: count[r] ints on each r */
+    void **tail;            /* per group rank: its tail array */
+    notify_t *stash;        /* NOTIFYs received for another mutex */
+    int nstash, capstash;
+    struct armcix_mutex_hdl_s *prev, *next; /* armcii_mutex_state.handles */
+};
+
+static void set_link(struct armcix_mutex_hdl_s *h)
+{
+    h->prev = NULL;
+    h->next = armcii_mutex_state.handles;
+    if (h->next)
+        h->next->prev = h;
+    armcii_mutex_state.handles = h;
+}
+
+static void set_unlink(struct armcix_mutex_hdl_s *h)
+{
+    if (h->prev) h->prev->next = h->next;
+    else armcii_mutex_state.handles = h->next;
+    if (h->next) h->next->prev = h->prev;
+}
+
+/* Gather the per-process counts and build the absolute -> group map. */
+static void setup_maps(const char *call, struct armcix_mutex_hdl_s *h, int count,
+                       int identity)
+{
+    int n = armcii_state.nproc;
+    h->count = malloc((size_t)h->size * sizeof(int));
+    h->first = malloc(((size_t)h->size + 1) * sizeof(int));
+    h->tail = malloc((size_t)h->size * sizeof(void *));
+    if (!h->count || !h->first || !h->tail)
+        armcii_error(call, "out of memory");
+    ARMCII_MPI(MPI_Allgather(&count, 1, MPI_INT, h->count, 1, MPI_INT, h->comm));
+    long total = 0;
+    for (int r = 0; r < h->size; r++) {
+        h->first[r] = (int)total;
+        total += h->count[r];
+    }
+    if (total == 0)
+        armcii_error(call, "no process of the group asked for a mutex (every count is 0)");
+    if (total > 0x7fffffffL)
+        armcii_error(call, "%ld mutexes in one set are too many", total);
+    h->first[h->size] = (int)total;
+    h->held = calloc((size_t)total, 1);
+    if (!h->held)
+        armcii_error(call, "out of memory");
+    if (identity)
+        return;
+    int *g2a = malloc((size_t)h->size * sizeof(int));
+    h->abs_to_grp = malloc((size_t)n * sizeof(int));
+    if (!g2a || !h->abs_to_grp)
+        armcii_error(call, "out of memory");
+    ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g2a, 1, MPI_INT, h->comm));
+    for (int p = 0; p < n; p++)
+        h->abs_to_grp[p] = -1;
+    for (int r = 0; r < h->size; r++)
+        h->abs_to_grp[g2a[r]] = r;
+    free(g2a);
+}
+
+struct armcix_mutex_hdl_s *armcii_mutex_create(const char *call, int count, MPI_Comm comm,
+                                               int identity)
+{
+    if (count < 0)
+        armcii_error(call, "negative mutex count %d", count);
+    struct armcix_mutex_hdl_s *h = calloc(1, sizeof *h);
+    if (!h)
+        armcii_error(call, "out of memory");
+    ARMCII_MPI(MPI_Comm_dup(comm, &h->comm));
+    MPI_Comm_rank(h->comm, &h->rank);
+    MPI_Comm_size(h->comm, &h->size);
+    setup_maps(call, h, count, identity);
+    h->gmr = armcii_gmr_create(call, h->comm, (size_t)count * sizeof(int), h->tail);
+    if (count) {
+        /* All free; published by the sync + barrier before anyone locks. */
+        memset(h->tail[h->rank], 0, (size_t)count * sizeof(int));
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+    ARMCII_MPI(MPI_Win_sync(h->gmr->win));
+    ARMCII_MPI(MPI_Barrier(h->comm));
+    set_link(h);
+    return h;
+}
+
+void armcii_mutex_destroy(const char *call, struct armcix_mutex_hdl_s *h, int force)
+{
+    if (!force && h->nheld) {
+        for (int r = 0; r < h->size; r++)
+            for (int m = 0; m < h->count[r]; m++)
+                if (h->held[h->first[r] + m])
+                    armcii_error(call, "mutex %d of process %d is still locked by the "
+                                 "caller", m, h->gmr->abs_of[r]);
+    }
+    set_unlink(h);
+    int mine = h->count[h->rank] > 0;
+    armcii_gmr_destroy(call, h->comm, mine ? h->tail[h->rank] : NULL);
+    MPI_Comm_free(&h->comm);
+    free(h->count);
+    free(h->first);
+    free(h->held);
+    free(h->abs_to_grp);
+    free(h->tail);
+    free(h->stash);
+    free(h);
+}
+
+/* Validate (m, abs), translate the tail word; returns the held[] index. */
+static int locate(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs,
+                  armcii_target_t *t, int *host)
+{
+    armcii_check_init(call);
+    if (ARMCII_UNLIKELY(!h))
+        armcii_error(call, "mutex set is NULL (no mutexes created)");
+    armcii_check_proc(call, abs);
+    int r = h->abs_to_grp ? h->abs_to_grp[abs] : abs;
+    if (ARMCII_UNLIKELY(r < 0))
+        armcii_error(call, "process %d is not a member of the mutex set's group", abs);
+    if (ARMCII_UNLIKELY(m < 0 || m >= h->count[r]))
+        armcii_error(call, "mutex %d out of range: process %d hosts %d mutex(es)", m, abs,
+                     h->count[r]);
+    armcii_gmr_xlate(call, (int *)h->tail[r] + m, sizeof(int), abs, ARMCII_OP_RMW, t);
+    *host = r;
+    return h->first[r] + m;
+}
+
+void armcii_mutex_lock(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs)
+{
+    armcii_target_t t;
+    int host, idx = locate(call, h, m, abs, &t, &host);
+    if (ARMCII_UNLIKELY(h->held[idx]))
+        armcii_error(call, "mutex %d of process %d is already held by the caller "
+                     "(mutexes are not reentrant)", m, abs);
+    int prev = armcii_mutex_swap_int(&t, h->rank + 1);
+    if (prev) {
+        int msg[2] = {host, m};
+        MPI_Request rq;
+        ARMCII_MPI(MPI_Isend(msg, 2, MPI_INT, prev - 1, TAG_NOTIFY, h->comm, &rq));
+        ARMCII_MPI(MPI_Recv(NULL, 0, MPI_BYTE, prev - 1, TAG_HANDOFF, h->comm,
+                            MPI_STATUS_IGNORE));
+        /* prev received the NOTIFY before it handed off: completes at once. */
+        ARMCII_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    }
+    h->held[idx] = 1;
+    h->nheld++;
+}
+
+int armcii_mutex_trylock(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs)
+{
+    armcii_target_t t;
+    int host, idx = locate(call, h, m, abs, &t, &host);
+    if (ARMCII_UNLIKELY(h->held[idx]))
+        armcii_error(call, "mutex %d of process %d is already held by the caller "
+                     "(mutexes are not reentrant)", m, abs);
+    if (armcii_mutex_cas_int(&t, 0, h->rank + 1) != 0)
+        return 1;
+    h->held[idx] = 1;
+    h->nheld++;
+    return 0;
+}
+
+/* The group rank that queued behind me on (host, m): from the stash, or
+ * receive NOTIFYs until it arrives (it was sent right after its swap). */
+static int take_successor(const char *call, struct armcix_mutex_hdl_s *h, int host, int m)
+{
+    for (int i = 0; i < h->nstash; i++) {
+        if (h->stash[i].host == host && h->stash[i].m == m) {
+            int src = h->stash[i].src;
+            h->stash[i] = h->stash[--h->nstash];
+            return src;
+        }
+    }
+    for (;;) {
+        int msg[2];
+        MPI_Status st;
+        ARMCII_MPI(MPI_Recv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG_NOTIFY, h->comm, &st));
+        if (msg[0] == host && msg[1] == m)
+            return st.MPI_SOURCE;
+        if (h->nstash == h->capstash) {
+            h->capstash = h->capstash ? 2 * h->capstash : 4;
+            h->stash = realloc(h->stash, (size_t)h->capstash * sizeof *h->stash);
+            if (!h->stash)
+                armcii_error(call, "out of memory");
+        }
+        h->stash[h->nstash++] = (notify_t){st.MPI_SOURCE, msg[0], msg[1]};
+    }
+}
+
+void armcii_mutex_unlock(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs)
+{
+    armcii_target_t t;
+    int host, idx = locate(call, h, m, abs, &t, &host);
+    if (ARMCII_UNLIKELY(!h->held[idx]))
+        armcii_error(call, "mutex %d of process %d is not held by the caller", m, abs);
+    h->held[idx] = 0;
+    h->nheld--;
+    if (armcii_mutex_cas_int(&t, h->rank + 1, 0) == h->rank + 1)
+        return;
+    int succ = take_successor(call, h, host, m);
+    ARMCII_MPI(MPI_Send(NULL, 0, MPI_BYTE, succ, TAG_HANDOFF, h->comm));
+}
+
+/* ---- the ARMCIX handle API (no profiling variants) ---- */
+
+static struct armcix_mutex_hdl_s *check_hdl(const char *call, armcix_mutex_hdl_t hdl)
+{
+    armcii_check_init(call);
+    for (struct armcix_mutex_hdl_s *h = armcii_mutex_state.handles; h; h = h->next)
+        if (h == hdl && h != armcii_mutex_state.world)
+            return h;
+    armcii_error(call, "%p is not a live mutex handle", (void *)hdl);
+}
+
+/* Collective over pgroup: count mutexes hosted by the caller. */
+armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
+{
+    static const char call[] = "ARMCIX_Create_mutexes_hdl";
+    armcii_check_init(call);
+    if (!pgroup)
+        armcii_error(call, "group is NULL");
+    if (pgroup->comm == MPI_COMM_NULL)
+        armcii_error(call, "the calling process is not a member of the group");
+    return armcii_mutex_create(call, count, pgroup->comm, 0);
+}
+
+/* Collective over the handle's group. */
+int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl)
+{
+    static const char call[] = "ARMCIX_Destroy_mutexes_hdl";
+    armcii_mutex_destroy(call, check_hdl(call, hdl), 0);
+    return 0;
+}
+
+/* proc is absolute. */
+void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
+{
+    static const char call[] = "ARMCIX_Lock_hdl";
+    armcii_mutex_lock(call, check_hdl(call, hdl), mutex, proc);
+}
+
+/* Nonblocking: 0 = acquired, 1 = held by another process. */
+int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
+{
+    static const char call[] = "ARMCIX_Trylock_hdl";
+    return armcii_mutex_trylock(call, check_hdl(call, hdl), mutex, proc);
+}
+
+void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
+{
+    static const char call[] = "ARMCIX_Unlock_hdl";
+    armcii_mutex_unlock(call, check_hdl(call, hdl), mutex, proc);
+}
+
+int armcii_mutex_destroy_all(const char *call)
+{
+    int n = 0;
+    while (armcii_mutex_state.handles) {
+        struct armcix_mutex_hdl_s *oldest = armcii_mutex_state.handles;
+        while (oldest->next)
+            oldest = oldest->next;
+        armcii_mutex_destroy(call, oldest, 1);
+        n++;
+    }
+    return n;
+}

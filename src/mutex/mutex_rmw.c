@@ -1,0 +1,121 @@
+/*
+ * Read-modify-write: ARMCI_Rmw and the int atomics the queueing mutexes use.
+ *
+ * CPU atomics only when every member of the region shares the node
+ * (gmr->all_local), otherwise MPI atomics for everyone, so the two kinds
+ * never operate on the same word.
+ *
+ * Completion: MPI_Win_flush (remote completion), not flush_local.  The
+ * fetched value needs a round trip anyway, and only remote completion is
+ * guaranteed by the standard to make the update visible to every other
+ * origin, which a swap used as a spin-lock and the mutex tail word need.
+ * Measured with Open MPI 4.1.4, 2 ranks, 20000 fetch-and-adds, median of 9
+ * (on a loaded 2-core machine, so noisy): osc/sm (ARMCI_NODE_LOCAL=off, one
+ * node) 30 ns either way; osc/rdma over MPI_Win_create (virtual node size
+ * 1) 10-17 us with flush vs 8-15 us with flush_local, within noise; osc/pt2pt
+ * 22-45 us vs 12-27 us (flush adds an acknowledgement round trip).  The
+ * node-local CPU atomic is 10 ns.  One rule for every op keeps it simple and
+ * safe; switch fetch-and-add to flush_local if pt2pt matters.
+ */
+#include <string.h>
+#include "mutex.h"
+#include "../armci/armci_int.h"
+
+static int use_cpu(const armcii_target_t *t)
+{
+    return t->direct && t->gmr->all_local;
+}
+
+int armcii_mutex_swap_int(const armcii_target_t *t, int value)
+{
+    int old;
+    if (use_cpu(t))
+        return __atomic_exchange_n((int *)t->direct, value, __ATOMIC_SEQ_CST);
+    ARMCII_MPI(MPI_Fetch_and_op(&value, &old, MPI_INT, t->rank, t->disp, MPI_REPLACE,
+                                t->win));
+    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    return old;
+}
+
+int armcii_mutex_cas_int(const armcii_target_t *t, int compare, int value)
+{
+    int old;
+    if (use_cpu(t)) {
+        __atomic_compare_exchange_n((int *)t->direct, &compare, value, 0,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        return compare; /* on failure it now holds the value found */
+    }
+    ARMCII_MPI(MPI_Compare_and_swap(&value, &compare, &old, MPI_INT, t->rank, t->disp,
+                                    t->win));
+    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    return old;
+}
+
+/* Node-local RMW with CPU atomics; the result goes to *ploc. */
+static void rmw_cpu(int op, void *ploc, char *rem, int value)
+{
+    switch (op) {
+    case ARMCI_FETCH_AND_ADD:
+        *(int *)ploc = __atomic_fetch_add((int *)rem, value, __ATOMIC_SEQ_CST);
+        break;
+    case ARMCI_FETCH_AND_ADD_LONG:
+        *(long *)ploc = __atomic_fetch_add((long *)rem, (long)value, __ATOMIC_SEQ_CST);
+        break;
+    case ARMCI_SWAP:
+        *(int *)ploc = __atomic_exchange_n((int *)rem, *(int *)ploc, __ATOMIC_SEQ_CST);
+        break;
+    default:
+        *(long *)ploc = __atomic_exchange_n((long *)rem, *(long *)ploc, __ATOMIC_SEQ_CST);
+        break;
+    }
+}
+
+/* MPI-path RMW: one MPI_Fetch_and_op, remotely complete on return. */
+static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
+{
+    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
+    int is_add = op == ARMCI_FETCH_AND_ADD || op == ARMCI_FETCH_AND_ADD_LONG;
+    size_t size = is_long ? sizeof(long) : sizeof(int);
+    /* MPI requires origin and result buffers to be disjoint, and ploc is
+     * both for a swap. */
+    union { int i; long l; } in, out;
+    if (is_add) {
+        if (is_long)
+            in.l = value;
+        else
+            in.i = value;
+    } else {
+        memcpy(&in, ploc, size);
+    }
+    /* Location consistency: earlier unfenced puts/accs to this target first. */
+    armcii_gmr_order_read(t);
+    ARMCII_MPI(MPI_Fetch_and_op(&in, &out, is_long ? MPI_LONG : MPI_INT, t->rank, t->disp,
+                                is_add ? MPI_SUM : MPI_REPLACE, t->win));
+    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    memcpy(ploc, &out, size);
+}
+
+/* Atomic op on *prem at proc; the old value is stored into *ploc. */
+int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
+{
+    static const char call[] = "ARMCI_Rmw";
+    armcii_target_t t;
+    armcii_check_init(call);
+    if (ARMCII_UNLIKELY(op < ARMCI_FETCH_AND_ADD || op > ARMCI_SWAP_LONG))
+        armcii_error(call, "unknown operation %d (expected ARMCI_FETCH_AND_ADD, "
+                     "ARMCI_FETCH_AND_ADD_LONG, ARMCI_SWAP or ARMCI_SWAP_LONG: 0..3)", op);
+    armcii_check_proc(call, proc);
+    if (ARMCII_UNLIKELY(!ploc))
+        armcii_error(call, "local location ploc is NULL");
+    if (ARMCII_UNLIKELY(!prem))
+        armcii_error(call, "remote location prem is NULL");
+    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
+    armcii_gmr_xlate(call, prem, is_long ? sizeof(long) : sizeof(int), proc,
+                     ARMCII_OP_RMW, &t);
+    if (use_cpu(&t))
+        rmw_cpu(op, ploc, t.direct, value);
+    else
+        rmw_mpi(&t, op, ploc, value);
+    return 0;
+}
+ARMCII_WEAK(Rmw)
