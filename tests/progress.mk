@@ -2,3 +2,6 @@
 MPI_TESTS += tests/mpi/test_progress_thread tests/mpi/test_progress_profile
 tests_mpi_test_progress_thread_LDADD = $(TEST_LIBS)
 tests_mpi_test_progress_profile_LDADD = $(TEST_LIBS)
+MPI_TESTS += tests/mpi/test_ghost_world tests/mpi/test_ghost_acc
+tests_mpi_test_ghost_world_LDADD = $(TEST_LIBS)
+tests_mpi_test_ghost_acc_LDADD = $(TEST_LIBS)

@@ -70,6 +70,7 @@ typedef struct armcii_target {
     int abs;           /* absolute target */
     MPI_Aint disp;     /* byte displacement in win */
     char *direct;      /* node-local pointer to the target bytes, or NULL */
+    int reads;         /* the operation fetches data (see complete_local) */
 } armcii_target_t;
 
 /* ---- translation table (gmr_table.c; pure C, unit-tested) ---- */
@@ -136,6 +137,8 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype);
 /* Local completion of everything issued to t's target on t's window. */
 void armcii_gmr_complete_local(const armcii_target_t *t);
+/* Local completion of operations on (win, rank); reads: some fetched data. */
+void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
 /* Before a read (get, RMW) of t: remote-complete earlier writes to it. */
 void armcii_gmr_order_read(const armcii_target_t *t);
 /* Remote completion: one target (all regions containing it) or everything. */

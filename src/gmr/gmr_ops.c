@@ -11,13 +11,20 @@
 #include "../armci/armci_int.h"
 #include "../progress/progress.h"
 
+/* dirty[] bits: DIRTY_WIN for writes through the region's window,
+ * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where
+ * it was used, so fencing a busy target does not wait on its own window. */
+enum { DIRTY_WIN = 1, DIRTY_GHOST = 2 };
+
 static void mark_dirty(const armcii_target_t *t)
 {
     armcii_gmr_t *g = t->gmr;
-    if (g->dirty[t->grank])
+    unsigned char bit = t->win == g->win ? DIRTY_WIN : DIRTY_GHOST;
+    if (g->dirty[t->grank] & bit)
         return;
-    g->dirty[t->grank] = 1;
-    g->ndirty++;
+    if (!g->dirty[t->grank])
+        g->ndirty++;
+    g->dirty[t->grank] |= bit;
     if (!g->in_dirty_list) {
         g->in_dirty_list = 1;
         g->next_dirty = armcii_gmr_state.dirty;
@@ -47,12 +54,22 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
     mark_dirty(t);
 }
 
+/* Open MPI 4.1's osc/pt2pt hangs in MPI_Win_flush_local while gets to
+ * more than one target are outstanding (tests/mpi/ompi_pt2pt_getflush_repro.c).
+ * A get is complete at the origin only once its data has arrived, which is
+ * what MPI_Win_flush waits for anyway, so reads always complete with flush:
+ * the same cost on every other osc and on MPICH, and no hang on pt2pt. */
+void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
+{
+    if (reads || armcii_state.cfg.no_flush_local)
+        ARMCII_MPI(MPI_Win_flush(rank, win));
+    else
+        ARMCII_MPI(MPI_Win_flush_local(rank, win));
+}
+
 void armcii_gmr_complete_local(const armcii_target_t *t)
 {
-    if (armcii_state.cfg.no_flush_local)
-        ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
-    else
-        ARMCII_MPI(MPI_Win_flush_local(t->rank, t->win));
+    armcii_gmr_complete_win(t->win, t->rank, t->reads);
 }
 
 static void clear_dirty(armcii_gmr_t *g, int grank)
@@ -61,14 +78,20 @@ static void clear_dirty(armcii_gmr_t *g, int grank)
     g->ndirty--;
 }
 
+/* Remote-complete what this process wrote to g's rank r, by path. */
+static void flush_dirty(armcii_gmr_t *g, int r)
+{
+    if (g->dirty[r] & DIRTY_WIN)
+        ARMCII_MPI(MPI_Win_flush(r, g->win));
+    if (g->dirty[r] & DIRTY_GHOST)
+        armcii_progress_fence(g, r);
+    clear_dirty(g, r);
+}
+
 void armcii_gmr_order_read(const armcii_target_t *t)
 {
-    armcii_gmr_t *g = t->gmr;
-    if (!g->dirty[t->grank])
-        return;
-    ARMCII_MPI(MPI_Win_flush(t->grank, g->win));
-    armcii_progress_fence(g, t->grank);
-    clear_dirty(g, t->grank);
+    if (t->gmr->dirty[t->grank])
+        flush_dirty(t->gmr, t->grank);
 }
 
 /* Drop regions with nothing left to fence from the dirty list. */
@@ -101,11 +124,8 @@ void armcii_gmr_fence(int abs)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (armcii_gmr_t *g = armcii_gmr_state.dirty; g; g = g->next_dirty) {
         int r = grank_of(g, abs); /* regions without abs are skipped */
-        if (r < 0 || !g->dirty[r])
-            continue;
-        ARMCII_MPI(MPI_Win_flush(r, g->win));
-        armcii_progress_fence(g, r);
-        clear_dirty(g, r);
+        if (r >= 0 && g->dirty[r])
+            flush_dirty(g, r);
     }
     prune_dirty();
 }

@@ -124,6 +124,14 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
     ARMCII_MPI(MPI_Info_create(&info));
     ARMCII_MPI(MPI_Info_set(info, "same_disp_unit", "true"));
     ARMCII_MPI(MPI_Info_set(info, "epochs_used", "lockall"));
+    if (armcii_progress_alloc_slice(g, size, &seg)) {
+        /* ghost-progress build: slices the ghosts can map (progress module) */
+        ARMCII_MPI(MPI_Win_create(seg, (MPI_Aint)size, 1, info, g->comm, &g->win));
+        g->shm_win = MPI_WIN_NULL;
+        g->disp_hdr = 0;
+        MPI_Info_free(&info);
+        return seg;
+    }
     if (!GS.shm_ok) {
         ARMCII_MPI(MPI_Win_allocate((MPI_Aint)size, 1, info, g->comm, &seg, &g->win));
         g->shm_win = MPI_WIN_NULL;

@@ -25,7 +25,11 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->abs = proc;
     t->disp = g->disp_hdr + (MPI_Aint)off;
     t->direct = s->direct ? s->direct + off : NULL;
-    if (!t->direct)
+    t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
+    /* Accumulate-class operations of a region must all take one path
+     * (atomicity), so they are offered for redirection even when the
+     * target is node-local, unless the region is served by CPU atomics. */
+    if (!t->direct || (cls >= ARMCII_OP_ACC && !g->all_local))
         armcii_progress_redirect(cls, t);
     return 0;
 }

@@ -1,0 +1,183 @@
+/*
+ * Ghost backend: job layout at MPI_Init, the ghost loop, and finalize.
+ *
+ * Layout.  PMPI_COMM_WORLD is split by shared-memory node; a node is cut
+ * into chunks of c consecutive ranks, c = ARMCI_VIRTUAL_NODE_SIZE + g when
+ * virtual nodes are asked for (the variable counts USER ranks, so the
+ * library's virtual nodes over the user world are exactly the chunks' users)
+ * and c = the node's size otherwise; the last g = ARMCI_GHOSTS_PER_NODE
+ * ranks of each chunk are ghosts.  User p of a chunk (0-based) is bound to
+ * ghost p % g of its chunk for life: one ghost per target keeps MPI's
+ * accumulate atomicity and ordering.
+ *
+ * Ghosts never return from MPI_Init: they poll a posted receive on a
+ * private command communicator (which also turns MPI's progress engine for
+ * the one dynamic window through which redirected operations reach them),
+ * execute MAP/UNMAP commands of their users, and leave once every bound user
+ * has sent FIN from its MPI_Finalize.  All ghost-side MPI calls are
+ * point-to-point or local (attach/detach), so no user collective ever waits
+ * for a ghost and overlapping groups cannot deadlock one; the only
+ * collectives ghosts join are the window create/free inside MPI_Init and
+ * MPI_Finalize, which every process makes exactly once.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "progress.h"
+#include "../armci/armci_int.h"
+
+#define PS armcii_progress_state
+
+static void die(const char *fmt, const char *detail, int value)
+{
+    int r = -1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    fprintf(stderr, "[%d] ARMCI Error in MPI_Init (ghost layout): ", r);
+    fprintf(stderr, fmt, detail, value);
+    fputc('\n', stderr);
+    fflush(stderr);
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+static const char *plain_getenv(const char *n) { return getenv(n); }
+
+/* Place ghosts; sets PS.is_ghost, my_ghost/bound_users; returns chunk size. */
+static int place(int g, int vn, int *chunk_users)
+{
+    MPI_Comm node;
+    int me, nrank, nsize;
+    PMPI_Comm_rank(PS.pworld, &me);
+    PMPI_Comm_split_type(PS.pworld, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
+    PMPI_Comm_rank(node, &nrank);
+    PMPI_Comm_size(node, &nsize);
+    int chunk = vn > 0 ? vn + g : nsize;
+    if (chunk <= g || nsize % chunk)
+        die("%s: a node of %d ranks cannot be cut into (users + ghosts) chunks; use "
+            "ARMCI_VIRTUAL_NODE_SIZE users + ARMCI_GHOSTS_PER_NODE ghosts per chunk "
+            "dividing the ranks per node, with at least one user", "layout", nsize);
+    int *prank = malloc((size_t)nsize * sizeof(int));
+    if (!prank)
+        die("%s: out of memory (%d)", "layout", nsize);
+    PMPI_Allgather(&me, 1, MPI_INT, prank, 1, MPI_INT, node);
+    int base = nrank - nrank % chunk, pos = nrank % chunk, users = chunk - g;
+    PS.is_ghost = pos >= users;
+    if (PS.is_ghost) {
+        int gi = pos - users;
+        PS.bound_users = 0;
+        for (int p = 0; p < users; p++)
+            PS.bound_users += p % g == gi;
+    } else {
+        PS.my_ghost = prank[base + users + pos % g];
+    }
+    free(prank);
+    PMPI_Comm_free(&node);
+    *chunk_users = users;
+    return chunk;
+}
+
+/* After PMPI_Init*: build the communicators and the dynamic window. */
+void armcii_ghost_setup(void)
+{
+    armcii_config_t cfg;
+    char err[256];
+    if (armcii_config_parse(&cfg, plain_getenv, NULL, NULL, err, sizeof err))
+        die("%s (%d)", err, 0);
+    PS.ghosts_per_node = cfg.ghosts_per_node;
+    if (cfg.ghosts_per_node <= 0) {
+        PS.ghosts_on = 0;
+        return;
+    }
+    PMPI_Comm_dup(MPI_COMM_WORLD, &PS.pworld);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &PS.cmd_comm);
+    int me, users;
+    PMPI_Comm_rank(PS.pworld, &me);
+    place(cfg.ghosts_per_node, cfg.virtual_node_size, &users);
+    PS.users_per_chunk = users;
+    PMPI_Comm_split(PS.pworld, PS.is_ghost, me, &PS.user_world);
+    PMPI_Win_create_dynamic(MPI_INFO_NULL, PS.pworld, &PS.dyn_win);
+    PS.ghosts_on = 1;
+    if (PS.is_ghost)
+        armcii_ghost_serve();
+    PMPI_Win_lock_all(MPI_MODE_NOCHECK, PS.dyn_win);
+    PS.dyn_locked = 1;
+}
+
+int armcii_ghost_command(const armcii_ghost_cmd_t *c, int src)
+{
+    MPI_Aint reply = 0;
+    if (c->op == ARMCII_GHOST_FIN)
+        return 1;
+    if (c->op == ARMCII_GHOST_MAP) {
+        int fd = shm_open(c->name, O_RDWR, 0);
+        void *p = fd < 0 ? MAP_FAILED
+                  : mmap(NULL, (size_t)c->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (fd >= 0)
+            close(fd);
+        if (p == MAP_FAILED) {
+            fprintf(stderr, "ARMCI ghost: cannot map %s (%ld bytes)\n", c->name, c->size);
+            PMPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        PMPI_Win_attach(PS.dyn_win, p, (MPI_Aint)c->size);
+        PMPI_Get_address(p, &reply);
+    } else if (c->op == ARMCII_GHOST_UNMAP) {
+        void *p = (void *)(uintptr_t)c->addr;
+        PMPI_Win_detach(PS.dyn_win, p);
+        munmap(p, (size_t)c->size);
+    }
+    PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, PS.cmd_comm);
+    return 0;
+}
+
+void armcii_ghost_serve(void)
+{
+    const char *us = getenv("ARMCI_PROGRESS_USLEEP");
+    long nap_us = us ? atol(us) : 10;
+    struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
+    armcii_ghost_cmd_t c;
+    MPI_Request req;
+    MPI_Status st;
+    int fin = 0;
+    PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD, PS.cmd_comm, &req);
+    while (fin < PS.bound_users) {
+        int flag = 0;
+        PMPI_Test(&req, &flag, &st);
+        if (!flag) {
+            if (nap_us > 0)
+                nanosleep(&nap, NULL); /* leave the core to users on busy nodes */
+            continue;
+        }
+        fin += armcii_ghost_command(&c, st.MPI_SOURCE);
+        if (fin < PS.bound_users)
+            PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
+                       PS.cmd_comm, &req);
+    }
+    PMPI_Win_free(&PS.dyn_win);
+    PMPI_Comm_free(&PS.cmd_comm);
+    PMPI_Comm_free(&PS.user_world);
+    PMPI_Comm_free(&PS.pworld);
+    PMPI_Finalize();
+    exit(0);
+}
+
+/* User's MPI_Finalize: tell my ghost, then free the shared objects. */
+void armcii_ghost_teardown(void)
+{
+    if (!PS.ghosts_on)
+        return;
+    armcii_ghost_cmd_t c = {.op = ARMCII_GHOST_FIN};
+    if (PS.dyn_locked)
+        PMPI_Win_unlock_all(PS.dyn_win);
+    PS.dyn_locked = 0;
+    PMPI_Send(&c, sizeof c, MPI_BYTE, PS.my_ghost, ARMCII_GHOST_TAG_CMD, PS.cmd_comm);
+    armcii_ghost_release_zombies();
+    PMPI_Win_free(&PS.dyn_win);
+    PMPI_Comm_free(&PS.cmd_comm);
+    PMPI_Comm_free(&PS.user_world);
+    PMPI_Comm_free(&PS.pworld);
+    PS.ghosts_on = 0;
+}

@@ -1,0 +1,197 @@
+/*
+ * Ghost backend, user side: region memory the ghosts can reach, and the
+ * redirection of software-handled operations.
+ *
+ * Memory.  A region that spans nodes and has redirection on gets each
+ * user's slice as a POSIX shm object the user creates; the user's bound
+ * ghost maps it by name (MAP command), attaches it to the one dynamic window
+ * created over the whole job at MPI_Init, and the name is unlinked at once
+ * (no file outlives a crash).  The users' own window is MPI_Win_create over
+ * the same memory (created by gmr), so contiguous put/get go to the target
+ * directly and only ACC/RMW/NONCONTIG go to (ghost, ghost's address).
+ * Attach/detach are local: no collective involves a ghost.
+ *
+ * Atomicity (GHOST-NOTES lessons 4, 5): on such a region EVERY accumulate,
+ * RMW and noncontiguous operation to a target goes through its one ghost,
+ * from any origin including same-node ones and the target itself, so MPI's
+ * per-target atomicity and ordering hold; the region is never all_local, so
+ * no CPU accumulate path runs on it.  Redirection is fixed for the region's
+ * life (decided collectively at allocation).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "progress.h"
+#include "../armci/armci_int.h"
+
+#define PS armcii_progress_state
+
+typedef struct {
+    char *base;          /* my slice (my mapping), or NULL */
+    size_t size;
+    MPI_Aint my_gaddr;   /* my ghost's address of my slice */
+    MPI_Aint *gaddr;     /* by group rank: the ghost's address of the slice */
+    int *ghost;          /* by group rank: the target's ghost in pworld */
+} ghost_region_t;
+
+struct armcii_ghost_zombie {
+    char *base;
+    size_t size;
+    struct armcii_ghost_zombie *next;
+};
+
+static MPI_Aint command(long op, long size, MPI_Aint addr, const char *name)
+{
+    armcii_ghost_cmd_t c = {.op = op, .size = size, .addr = addr};
+    MPI_Aint reply;
+    if (name)
+        snprintf(c.name, sizeof c.name, "%s", name);
+    ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, PS.my_ghost, ARMCII_GHOST_TAG_CMD,
+                         PS.cmd_comm));
+    ARMCII_MPI(PMPI_Recv(&reply, 1, MPI_AINT, PS.my_ghost, ARMCII_GHOST_TAG_REPLY,
+                         PS.cmd_comm, MPI_STATUS_IGNORE));
+    return reply;
+}
+
+void armcii_ghost_users_init(void)
+{
+    if (!PS.ghosts_on)
+        return;
+    armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
+               "%s (ARMCI_GHOST_ASYNC)", PS.ghosts_per_node, PS.users_per_chunk,
+               PS.my_ghost, armcii_config_choice("ARMCI_GHOST_ASYNC",
+                                                 armcii_state.cfg.ghost_async));
+}
+
+void armcii_ghost_users_finalize(void) {}
+
+/* Unmap slices whose regions are gone (their windows are freed by now). */
+void armcii_ghost_release_zombies(void)
+{
+    while (PS.zombies) {
+        struct armcii_ghost_zombie *z = PS.zombies;
+        PS.zombies = z->next;
+        munmap(z->base, z->size);
+        free(z);
+    }
+}
+
+static int async_wanted(const armcii_gmr_t *g)
+{
+    if (!PS.ghosts_on)
+        return 0;
+    int on = PS.async_hint >= 0 ? PS.async_hint
+                                : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
+    int node0 = armcii_gmr_node_of(g->abs_of[0]), spans = 0;
+    for (int r = 1; r < g->size && !spans; r++)
+        spans = armcii_gmr_node_of(g->abs_of[r]) != node0;
+    return on && spans; /* within one node the direct path needs no ghost */
+}
+
+/* Create my slice as shm, have my ghost map it; returns my mapping. */
+static char *make_slice(ghost_region_t *pr, size_t size)
+{
+    char name[48];
+    snprintf(name, sizeof name, "/armci.%d.%ld", (int)getpid(), PS.shm_counter++);
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0 || ftruncate(fd, (off_t)size)) {
+        if (fd >= 0)
+            shm_unlink(name);
+        armcii_error("ARMCI_Malloc", "cannot create shared memory %s of %zu bytes", name, size);
+    }
+    char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        shm_unlink(name);
+        armcii_error("ARMCI_Malloc", "cannot map shared memory of %zu bytes", size);
+    }
+    pr->my_gaddr = command(ARMCII_GHOST_MAP, (long)size, 0, name);
+    shm_unlink(name); /* both mappings stay valid */
+    return p;
+}
+
+int armcii_progress_alloc_slice(armcii_gmr_t *g, size_t size, char **mem)
+{
+    int want = async_wanted(g), all;
+    armcii_ghost_release_zombies();
+    ARMCII_MPI(MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, g->comm));
+    if (!all)
+        return 0;
+    ghost_region_t *pr = calloc(1, sizeof *pr);
+    if (!pr)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    pr->size = size;
+    pr->base = size ? make_slice(pr, size) : NULL;
+    g->progress = pr;
+    *mem = pr->base;
+    return 1;
+}
+
+void armcii_ghost_region_created(armcii_gmr_t *g)
+{
+    ghost_region_t *pr = g->progress;
+    g->ghost_async = 0;
+    if (!pr)
+        return;
+    pr->gaddr = malloc((size_t)g->size * sizeof(MPI_Aint));
+    pr->ghost = malloc((size_t)g->size * sizeof(int));
+    if (!pr->gaddr || !pr->ghost)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    ARMCII_MPI(MPI_Allgather(&pr->my_gaddr, 1, MPI_AINT, pr->gaddr, 1, MPI_AINT, g->comm));
+    ARMCII_MPI(MPI_Allgather(&PS.my_ghost, 1, MPI_INT, pr->ghost, 1, MPI_INT, g->comm));
+    g->ghost_async = 1;
+    armcii_log(2, "region of %d ranks: accumulates, RMW and noncontiguous operations go "
+               "to ghosts", g->size);
+}
+
+void armcii_ghost_region_freed(armcii_gmr_t *g)
+{
+    ghost_region_t *pr = g->progress;
+    armcii_ghost_release_zombies();
+    if (!pr)
+        return;
+    /* Nobody may touch the slices after this barrier. */
+    ARMCII_MPI(MPI_Win_flush_all(g->win));
+    ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
+    ARMCII_MPI(MPI_Barrier(g->comm));
+    if (pr->base) {
+        command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
+        /* gmr still frees a window over this memory: unmap it later. */
+        struct armcii_ghost_zombie *z = malloc(sizeof *z);
+        if (!z)
+            armcii_error("ARMCI_Free", "out of memory");
+        *z = (struct armcii_ghost_zombie){pr->base, pr->size, PS.zombies};
+        PS.zombies = z;
+    }
+    free(pr->gaddr);
+    free(pr->ghost);
+    free(pr);
+    g->progress = NULL;
+    g->ghost_async = 0;
+}
+
+void armcii_progress_redirect(armcii_opclass_t cls, armcii_target_t *t)
+{
+    armcii_gmr_t *g = t->gmr;
+    if (!g->ghost_async || cls == ARMCII_OP_PUT || cls == ARMCII_OP_GET)
+        return;
+    ghost_region_t *pr = g->progress;
+    t->win = PS.dyn_win;
+    t->rank = pr->ghost[t->grank];
+    t->disp = pr->gaddr[t->grank] + (t->disp - g->disp_hdr);
+    t->direct = NULL;
+}
+
+void armcii_progress_fence(armcii_gmr_t *g, int grank)
+{
+    if (!g->ghost_async)
+        return;
+    ghost_region_t *pr = g->progress;
+    if (grank < 0)
+        ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
+    else
+        ARMCII_MPI(MPI_Win_flush(pr->ghost[grank], PS.dyn_win));
+}
