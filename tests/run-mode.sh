@@ -6,7 +6,10 @@
 # forced; shared windows refused, so regions use MPI_Win_allocate).
 mode=$1
 stub=$2
+# The stamp is modes/MODE/<program path>.MODE (tests/Makefile.mk).
 prog=${stub%.*}
+prog=${prog#./}
+prog=${prog#modes/$mode/}
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}
 mca=""

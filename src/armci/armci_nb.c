@@ -18,6 +18,7 @@ typedef struct {
     MPI_Win win;
     int rank;
     int abs;
+    int reads;
 } nb_dest_t;
 
 typedef struct {
@@ -40,17 +41,16 @@ static struct {
 
 static void complete(const nb_dest_t *d)
 {
-    if (armcii_state.cfg.no_flush_local)
-        ARMCII_MPI(MPI_Win_flush(d->rank, d->win));
-    else
-        ARMCII_MPI(MPI_Win_flush_local(d->rank, d->win));
+    armcii_gmr_complete_win(d->win, d->rank, d->reads);
 }
 
 static void add_dest(nb_slot_t *s, const armcii_target_t *t)
 {
     for (int i = s->n - 1; i >= 0 && i >= s->n - 8; i--)
-        if (s->dest[i].win == t->win && s->dest[i].rank == t->rank)
+        if (s->dest[i].win == t->win && s->dest[i].rank == t->rank) {
+            s->dest[i].reads |= t->reads;
             return;
+        }
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 4;
         nb_dest_t *d = realloc(s->dest, (size_t)cap * sizeof *d);
@@ -59,7 +59,7 @@ static void add_dest(nb_slot_t *s, const armcii_target_t *t)
         s->dest = d;
         s->cap = cap;
     }
-    s->dest[s->n++] = (nb_dest_t){t->win, t->rank, t->abs};
+    s->dest[s->n++] = (nb_dest_t){t->win, t->rank, t->abs, t->reads};
 }
 
 static void drain(nb_slot_t *s)

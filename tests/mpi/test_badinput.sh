@@ -14,7 +14,7 @@ check_prog() {
     p=$1 name=$2 call=$3 reason=$4
     shift 4
     n=$((n + 1))
-    out=$(env "$@" timeout -k 5 60 $TEST_RUNNER $NPROCS $MPI_MCA "$p" "$name" 2>&1)
+    out=$(env "$@" timeout -k 5 60 $TEST_RUNNER $NPROCS $MPI_MCA "$p" "$name" 2>&1 </dev/null)
     rc=$?
     if [ $rc -eq 0 ]; then
         echo "FAIL badinput $name: exit status 0 (bad input accepted)"; fail=$((fail + 1))

@@ -1,0 +1,54 @@
+/*
+ * Minimal pure-MPI reproducer (no ARMCI): Open MPI 4.1's osc/pt2pt never
+ * returns from MPI_Win_flush_local(p) while MPI_Get operations to more
+ * than one target are outstanding in a lock_all epoch.  Seen with 2 and
+ * 4 ranks on one node; MPI_Win_flush instead of flush_local completes.
+ *
+ * usage: ompi_pt2pt_getflush_repro [local|remote]
+ *   local:  complete the gets with MPI_Win_flush_local (hangs on pt2pt)
+ *   remote: complete them with MPI_Win_flush (the library's choice for reads)
+ * Run with `mpiexec --mca osc pt2pt`.  A hang is the bug: the caller's
+ * timeout decides.  Exit 1 when the fetched data is wrong.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+
+#define N 128
+
+int main(int argc, char **argv)
+{
+    int me, np, bad = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    int local = argc < 2 || strcmp(argv[1], "remote") != 0;
+    long *base;
+    MPI_Win win;
+    MPI_Win_allocate(N * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                     &win);
+    for (int i = 0; i < N; i++)
+        base[i] = me * 1000L + i;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+    long *got = calloc((size_t)np * N, sizeof(long));
+    for (int p = 0; p < np; p++)
+        MPI_Get(got + p * N, N, MPI_LONG, p, 0, N, MPI_LONG, win);
+    for (int p = 0; p < np; p++) {
+        if (local)
+            MPI_Win_flush_local(p, win);
+        else
+            MPI_Win_flush(p, win);
+    }
+    for (int p = 0; p < np; p++)
+        for (int i = 0; i < N; i++)
+            if (got[p * N + i] != p * 1000L + i && bad++ < 4)
+                fprintf(stderr, "[%d] got[%d][%d] = %ld, expected %ld\n", me, p, i,
+                        got[p * N + i], p * 1000L + i);
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    free(got);
+    MPI_Finalize();
+    return bad ? 1 : 0;
+}

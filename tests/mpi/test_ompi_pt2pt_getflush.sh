@@ -1,0 +1,30 @@
+#!/bin/sh
+# Probes Open MPI's osc/pt2pt for the MPI_Win_flush_local hang with gets to
+# several targets (tests/mpi/ompi_pt2pt_getflush_repro.c, pure MPI) and
+# records whether it is present.  The library completes reads with
+# MPI_Win_flush (src/gmr/gmr_ops.c, armcii_gmr_complete_win), so it must
+# stay correct either way: the flush form of the reproducer has to pass,
+# and test_nb (many gets under one handle) has to pass under pt2pt.  It
+# sets its own osc component, so it runs in mode "on" only (77 = skip).
+case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
+dir=${TESTS_BUILDDIR:-tests}/mpi
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+np=${NPROCS:-4}
+if ! ompi_info 2>/dev/null | grep -q 'MCA osc: pt2pt'; then
+    echo "SKIP: this MPI has no osc/pt2pt"; exit 77
+fi
+timeout -k 5 20 $runner "$np" --mca osc pt2pt "$dir/ompi_pt2pt_getflush_repro" local >/dev/null 2>&1
+case $? in
+0) echo "osc/pt2pt: flush_local after gets to several targets completes (bug absent)" ;;
+124|137) echo "osc/pt2pt: flush_local after gets to several targets hangs (bug present)" ;;
+*) echo "FAIL: reproducer (flush_local form) reported wrong data"; exit 1 ;;
+esac
+if ! timeout -k 5 60 $runner "$np" --mca osc pt2pt "$dir/ompi_pt2pt_getflush_repro" remote; then
+    echo "FAIL: MPI_Win_flush after gets to several targets did not complete correctly"
+    exit 1
+fi
+if ! timeout -k 5 120 $runner "$np" --mca osc pt2pt "$dir/test_nb"; then
+    echo "FAIL: test_nb under osc/pt2pt (the library's read completion)"
+    exit 1
+fi
+echo "library reads complete with MPI_Win_flush: correct under osc/pt2pt"
