@@ -8,6 +8,7 @@ MPI_TESTS = \
 	tests/mpi/test_msg \
 	tests/mpi/test_groups \
 	tests/mpi/test_groups_noncoll \
+	tests/mpi/test_groups_disjoint \
 	tests/mpi/test_abi
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_ompi_pt2pt_getflush.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
@@ -73,6 +74,7 @@ tests_mpi_test_malloc_LDADD = $(TEST_LIBS)
 tests_mpi_test_msg_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_noncoll_LDADD = $(TEST_LIBS)
+tests_mpi_test_groups_disjoint_LDADD = $(TEST_LIBS)
 tests_mpi_test_abi_LDADD = $(TEST_LIBS)
 tests_mpi_badinput_LDADD = $(TEST_LIBS)
 

@@ -9,5 +9,5 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential autoconf automake libtool pkg-config \
     openmpi-bin libopenmpi-dev gfortran \
-    libglobalarrays-dev libarmci-mpi-dev \
+    libglobalarrays-dev libarmci-mpi-dev liblapack-dev libblas-dev \
     gnuplot-nox python3 >/dev/null

@@ -176,6 +176,7 @@ typedef struct {
     int nnodes;
     int node_first;
     long allocations;
+    MPI_Win create_lock;          /* serializes group window creation */
 } armcii_gmr_state_t;
 extern armcii_gmr_state_t armcii_gmr_state;
 

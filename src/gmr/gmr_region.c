@@ -74,6 +74,7 @@ void armcii_gmr_init(void)
         GS.node_of[p] = leader[p] == p ? GS.nnodes++ : GS.node_of[leader[p]];
     free(leader);
     GS.shm_ok = probe_shm(GS.node);
+    ARMCII_MPI(MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, world, &GS.create_lock));
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
     if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
         armcii_warn("this MPI refuses shared-memory windows; node-local path off");
@@ -158,6 +159,33 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
     return seg + ARMCII_SLICE_HDR;
 }
 
+/*
+ * Open MPI 4.1's osc/rdma names the shared-memory file of a window after the
+ * job and the communicator's context id, and two disjoint communicators can
+ * hold the same id: disjoint groups creating windows at the same moment then
+ * collide on the file (open-mpi/ompi issue 7393; GA processor-group programs
+ * failed at random on it).  Creation of windows over a group smaller than
+ * the world is therefore serialized world-wide by an exclusive lock on a
+ * world window, taken by the group's rank 0.  Every member first enters a
+ * barrier, so the lock holder only ever waits for processes already inside
+ * its own allocation: overlapping groups, called in a consistent order,
+ * cannot deadlock on it.  tests/mpi/test_groups_disjoint.c keeps the case.
+ */
+static void group_creation(armcii_gmr_t *g, int begin)
+{
+    if (g->size == armcii_state.nproc)
+        return;
+    ARMCII_MPI(MPI_Barrier(g->comm));
+    if (g->rank == 0) {
+        if (begin)
+            ARMCII_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, GS.create_lock));
+        else
+            ARMCII_MPI(MPI_Win_unlock(0, GS.create_lock));
+    }
+    if (begin)
+        ARMCII_MPI(MPI_Barrier(g->comm));
+}
+
 /* Record each node member's mapping of its slice (node-local path). */
 static void map_node_slices(armcii_gmr_t *g)
 {
@@ -238,7 +266,9 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
         armcii_error(call, "out of memory");
     ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, 1, MPI_INT, g->comm));
 
+    group_creation(g, 1);
     char *mybase = alloc_windows(g, size);
+    group_creation(g, 0);
     if (size && armcii_state.cfg.debug_alloc)
         memset(mybase, 0, size);
     ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
@@ -337,6 +367,7 @@ int armcii_gmr_finalize(void)
         g = prev;
     }
     armcii_gmr_table_destroy(&GS.table);
+    MPI_Win_free(&GS.create_lock);
     MPI_Comm_free(&GS.node);
     free(GS.node_of);
     free(GS.node_index);

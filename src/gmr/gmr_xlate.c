@@ -26,6 +26,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->disp = g->disp_hdr + (MPI_Aint)off;
     t->direct = s->direct ? s->direct + off : NULL;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
+    armcii_profile_op(cls, len);
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
      * target is node-local, unless the region is served by CPU atomics. */
