@@ -7,6 +7,7 @@
 #include <string.h>
 #include "armci_int.h"
 #include "../gmr/gmr.h"
+#include "../progress/progress.h"
 
 static inline void check_xfer(const char *call, const void *local, int bytes, int proc)
 {
@@ -18,8 +19,8 @@ static inline void check_xfer(const char *call, const void *local, int bytes, in
         armcii_error(call, "local buffer is NULL");
 }
 
-int armcii_put(const char *call, const void *src, void *dst, int bytes, int proc,
-               armci_hdl_t *hdl, int blocking)
+static int put_op(const char *call, const void *src, void *dst, int bytes, int proc,
+                  armci_hdl_t *hdl, int blocking)
 {
     armcii_target_t t;
     check_xfer(call, src, bytes, proc);
@@ -38,8 +39,18 @@ int armcii_put(const char *call, const void *src, void *dst, int bytes, int proc
     return 0;
 }
 
-int armcii_get(const char *call, const void *src, void *dst, int bytes, int proc,
+/* Time inside the library counts as communication for the profiler. */
+int armcii_put(const char *call, const void *src, void *dst, int bytes, int proc,
                armci_hdl_t *hdl, int blocking)
+{
+    armcii_profile_enter();
+    int rc = put_op(call, src, dst, bytes, proc, hdl, blocking);
+    armcii_profile_leave();
+    return rc;
+}
+
+static int get_op(const char *call, const void *src, void *dst, int bytes, int proc,
+                  armci_hdl_t *hdl, int blocking)
 {
     armcii_target_t t;
     check_xfer(call, dst, bytes, proc);
@@ -59,6 +70,15 @@ int armcii_get(const char *call, const void *src, void *dst, int bytes, int proc
     return 0;
 }
 
+int armcii_get(const char *call, const void *src, void *dst, int bytes, int proc,
+               armci_hdl_t *hdl, int blocking)
+{
+    armcii_profile_enter();
+    int rc = get_op(call, src, dst, bytes, proc, hdl, blocking);
+    armcii_profile_leave();
+    return rc;
+}
+
 int armcii_acc_check(const char *call, int datatype, const void *scale, int bytes)
 {
     int elem = armcii_acc_elem_size(call, datatype);
@@ -69,8 +89,8 @@ int armcii_acc_check(const char *call, int datatype, const void *scale, int byte
     return elem;
 }
 
-int armcii_acc(const char *call, int datatype, const void *scale, const void *src,
-               void *dst, int bytes, int proc, armci_hdl_t *hdl, int blocking)
+static int acc_op(const char *call, int datatype, const void *scale, const void *src,
+                  void *dst, int bytes, int proc, armci_hdl_t *hdl, int blocking)
 {
     armcii_target_t t;
     check_xfer(call, src, bytes, proc);
@@ -106,6 +126,15 @@ int armcii_acc(const char *call, int datatype, const void *scale, const void *sr
     if (tmp != stackbuf)
         free(tmp);
     return 0;
+}
+
+int armcii_acc(const char *call, int datatype, const void *scale, const void *src,
+               void *dst, int bytes, int proc, armci_hdl_t *hdl, int blocking)
+{
+    armcii_profile_enter();
+    int rc = acc_op(call, datatype, scale, src, dst, bytes, proc, hdl, blocking);
+    armcii_profile_leave();
+    return rc;
 }
 
 int armcii_acc_elem_size(const char *call, int datatype)

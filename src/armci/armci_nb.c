@@ -13,6 +13,7 @@
 #include <string.h>
 #include "armci_int.h"
 #include "../gmr/gmr.h"
+#include "../progress/progress.h"
 
 typedef struct {
     MPI_Win win;
@@ -146,8 +147,10 @@ int PARMCI_Wait(armci_hdl_t *hdl)
         armcii_error("ARMCI_Wait", "handle is NULL");
     nb_slot_t *s = slot_of(hdl);
     if (s) {
+        armcii_profile_enter();
         drain(s);
         slot_release(s);
+        armcii_profile_leave();
     }
     return 0;
 }
@@ -169,6 +172,7 @@ int PARMCI_WaitProc(int proc)
     armcii_check_proc("ARMCI_WaitProc", proc);
     nb_slot_t *s = &nb.implicit;
     int k = 0;
+    armcii_profile_enter();
     for (int i = 0; i < s->n; i++) {
         if (s->dest[i].abs == proc)
             complete(&s->dest[i]);
@@ -176,6 +180,7 @@ int PARMCI_WaitProc(int proc)
             s->dest[k++] = s->dest[i];
     }
     s->n = k;
+    armcii_profile_leave();
     return 0;
 }
 ARMCII_WEAK(WaitProc)
@@ -183,7 +188,9 @@ ARMCII_WEAK(WaitProc)
 int PARMCI_WaitAll(void)
 {
     armcii_check_init("ARMCI_WaitAll");
+    armcii_profile_enter();
     drain(&nb.implicit);
+    armcii_profile_leave();
     return 0;
 }
 ARMCII_WEAK(WaitAll)

@@ -3,19 +3,24 @@
  */
 #include "armci_int.h"
 #include "../gmr/gmr.h"
+#include "../progress/progress.h"
 
 void PARMCI_Fence(int proc)
 {
     armcii_check_init("ARMCI_Fence");
     armcii_check_proc("ARMCI_Fence", proc);
+    armcii_profile_enter();
     armcii_gmr_fence(proc);
+    armcii_profile_leave();
 }
 ARMCII_WEAK(Fence)
 
 void PARMCI_AllFence(void)
 {
     armcii_check_init("ARMCI_AllFence");
+    armcii_profile_enter();
     armcii_gmr_fence_all();
+    armcii_profile_leave();
 }
 ARMCII_WEAK(AllFence)
 
@@ -23,8 +28,10 @@ ARMCII_WEAK(AllFence)
 void PARMCI_Barrier(void)
 {
     armcii_check_init("ARMCI_Barrier");
+    armcii_profile_enter();
     armcii_gmr_fence_all();
     ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    armcii_profile_leave();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 ARMCII_WEAK(Barrier)

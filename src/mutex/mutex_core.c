@@ -6,6 +6,7 @@
 #include <string.h>
 #include "mutex.h"
 #include "../armci/armci_int.h"
+#include "../progress/progress.h"
 
 armcii_mutex_state_t armcii_mutex_state;
 
@@ -61,7 +62,9 @@ static struct armcix_mutex_hdl_s *world_set(const char *call)
 void PARMCI_Lock(int mutex, int proc)
 {
     static const char call[] = "ARMCI_Lock";
+    armcii_profile_enter();
     armcii_mutex_lock(call, world_set(call), mutex, proc);
+    armcii_profile_leave();
 }
 ARMCII_WEAK(Lock)
 
@@ -69,6 +72,8 @@ ARMCII_WEAK(Lock)
 void PARMCI_Unlock(int mutex, int proc)
 {
     static const char call[] = "ARMCI_Unlock";
+    armcii_profile_enter();
     armcii_mutex_unlock(call, world_set(call), mutex, proc);
+    armcii_profile_leave();
 }
 ARMCII_WEAK(Unlock)

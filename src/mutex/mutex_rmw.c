@@ -20,6 +20,7 @@
 #include <string.h>
 #include "mutex.h"
 #include "../armci/armci_int.h"
+#include "../progress/progress.h"
 
 static int use_cpu(const armcii_target_t *t)
 {
@@ -112,10 +113,12 @@ int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
     int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
     armcii_gmr_xlate(call, prem, is_long ? sizeof(long) : sizeof(int), proc,
                      ARMCII_OP_RMW, &t);
+    armcii_profile_enter();
     if (use_cpu(&t))
         rmw_cpu(op, ploc, t.direct, value);
     else
         rmw_mpi(&t, op, ploc, value);
+    armcii_profile_leave();
     return 0;
 }
 ARMCII_WEAK(Rmw)
