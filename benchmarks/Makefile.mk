@@ -1,0 +1,26 @@
+# bench_async (progress engine): one op against a target computing T ms
+noinst_PROGRAMS += benchmarks/bench_async
+benchmarks_bench_async_LDADD = libarmci.la
+
+# Issue 5 suite (contig, rmw, mutex, GA kernel): built by `make`, run by
+# `make bench` (benchmarks/bench.mk), compared with another ARMCI by
+# benchmarks/compare.sh.
+BENCH_SUITE_CPPFLAGS = $(AM_CPPFLAGS)
+noinst_PROGRAMS += benchmarks/bench_contig
+benchmarks_bench_contig_SOURCES = benchmarks/bench_contig.c benchmarks/bench_common.h
+benchmarks_bench_contig_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
+benchmarks_bench_contig_LDADD = libarmci.la
+EXTRA_DIST += benchmarks/compare.sh benchmarks/bench.mk
+# bench_strided (issue 3): strided bandwidth per method vs raw MPI datatypes
+noinst_PROGRAMS += benchmarks/bench_strided
+benchmarks_bench_strided_LDADD = libarmci.la
+noinst_PROGRAMS += benchmarks/bench_rmw benchmarks/bench_mutex benchmarks/bench_gakernel
+benchmarks_bench_rmw_SOURCES = benchmarks/bench_rmw.c benchmarks/bench_common.h
+benchmarks_bench_rmw_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
+benchmarks_bench_rmw_LDADD = libarmci.la
+benchmarks_bench_mutex_SOURCES = benchmarks/bench_mutex.c benchmarks/bench_common.h
+benchmarks_bench_mutex_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
+benchmarks_bench_mutex_LDADD = libarmci.la
+benchmarks_bench_gakernel_SOURCES = benchmarks/bench_gakernel.c benchmarks/bench_common.h
+benchmarks_bench_gakernel_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
+benchmarks_bench_gakernel_LDADD = libarmci.la

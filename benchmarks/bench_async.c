@@ -15,8 +15,6 @@
 #include <armci.h>
 #include <mpi.h>
 
-#pragma weak ARMCI_Rmw  /* skipped where not (yet) in the library */
-#pragma weak ARMCI_AccS
 
 enum { OP_ACC, OP_GET, OP_FADD, OP_ACCS, NOPS };
 static const char *op_name[NOPS] = {"acc+fence", "get", "fetch-and-add", "strided acc+fence"};
@@ -89,8 +87,6 @@ int main(int argc, char **argv)
                "(thread level %d); median of %d\n", np, target, T,
                thread ? "requested" : "off", provided, reps);
     for (int op = 0; op < NOPS; op++) {
-        if ((op == OP_FADD && !ARMCI_Rmw) || (op == OP_ACCS && !ARMCI_AccS))
-            continue;
         for (int r = 0; r < reps; r++) {
             ARMCI_Barrier();
             if (me == target) {

@@ -1,0 +1,25 @@
+# `make bench`: build and run every benchmarks/bench_* program listed in
+# noinst_PROGRAMS (2 ranks on one node), saving each output under
+# benchmarks/results/ in the build tree.  `make compare`: the side-by-side
+# comparison with Debian's ARMCI-MPI (benchmarks/compare.sh).
+# Never part of `make check`.
+BENCH_RUNNER = $(TEST_RUNNER)
+BENCH_NPROCS = 2
+BENCH_LIST = $(filter benchmarks/bench_%,$(noinst_PROGRAMS))
+BENCH_RESULTS = benchmarks/results
+
+bench: $(BENCH_LIST:=$(EXEEXT))
+	@$(MKDIR_P) $(BENCH_RESULTS); \
+	for p in $(BENCH_LIST); do \
+	  n=`basename $$p`; echo "== $$n ($(BENCH_NPROCS) ranks)"; \
+	  $(BENCH_RUNNER) $(BENCH_NPROCS) ./$$p$(EXEEXT) > $(BENCH_RESULTS)/$$n.txt 2>&1; \
+	  rc=$$?; cat $(BENCH_RESULTS)/$$n.txt; \
+	  test $$rc = 0 || { echo "bench: $$n failed (exit $$rc)"; exit 1; }; \
+	done
+
+compare: libarmci.la
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	  BENCH_RUNNER='$(BENCH_RUNNER)' BENCH_NPROCS='$(BENCH_NPROCS)' \
+	  $(SHELL) $(srcdir)/benchmarks/compare.sh $(COMPARE_ARGS)
+
+.PHONY: bench compare
