@@ -43,19 +43,30 @@ static void check_whole(int g, int type, gt_val m[N0][N1], const char *what)
     GA_Sync(); /* nobody changes g before every rank has checked it */
 }
 
-/* Irregular map: block starts k*k*n/(p*p), so blocks grow along each axis. */
+/* Block starts k*k*n/(p*p) along one axis, so blocks grow; every block keeps
+ * at least one row (GA needs strictly increasing starts: with 5 ranks the
+ * plain formula gives 0, 0, 2, ... and GA mislocates the empty block). */
+static void grow_map(int *map, int p, int n)
+{
+    for (int k = 0; k < p; k++) {
+        map[k] = k * k * n / (p * p);
+        if (k > 0 && map[k] <= map[k - 1])
+            map[k] = map[k - 1] + 1;
+    }
+}
+
 static int create_array(int type, int irreg)
 {
-    int dims[2] = {N0, N1}, px, py, block[2], map[64], k;
+    int dims[2] = {N0, N1}, px, py, block[2], map[64];
     if (!irreg)
         return NGA_Create(type, 2, dims, "regular", NULL);
     gt_grid(gt_np, &px, &py);
+    if (px > N0 || py > N1)
+        GA_Error("ga_types: more ranks than rows or columns", gt_np);
     block[0] = px;
     block[1] = py;
-    for (k = 0; k < px; k++)
-        map[k] = k * k * N0 / (px * px);
-    for (k = 0; k < py; k++)
-        map[px + k] = k * k * N1 / (py * py);
+    grow_map(map, px, N0);
+    grow_map(map + px, py, N1);
     return NGA_Create_irreg(type, 2, dims, "irregular", block, map);
 }
 
