@@ -10,7 +10,8 @@ MPI_TESTS = \
 	tests/mpi/test_groups_noncoll \
 	tests/mpi/test_groups_disjoint \
 	tests/mpi/test_abi
-MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_ompi_pt2pt_getflush.sh
+MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_ompi_pt2pt_getflush.sh \
+	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh
 include tests/iov.mk
@@ -18,7 +19,8 @@ include tests/mutex.mk
 include tests/progress.mk
 include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
-	tests/mpi/ompi_pt2pt_getflush_repro
+	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
+	tests/mpi/ompi_ucx_dynwin_repro
 EXTRA_DIST += tests/run-mode.sh tests/testutil.h $(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)
 
 TEST_EXTENSIONS = .on .off .vn2 .pt2pt .ucx
@@ -29,7 +31,8 @@ PT2PT_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-mode.sh pt2pt
 UCX_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-mode.sh ucx
 AM_TESTS_ENVIRONMENT = TEST_RUNNER='$(TEST_RUNNER)'; NPROCS='$(NPROCS)'; \
 	TESTS_SRCDIR='$(srcdir)/tests'; TESTS_BUILDDIR='$(builddir)/tests'; \
-	export TEST_RUNNER NPROCS TESTS_SRCDIR TESTS_BUILDDIR;
+	TEST_VIRTUAL_NODE_SIZE='$(TEST_VIRTUAL_NODE_SIZE)'; \
+	export TEST_RUNNER NPROCS TESTS_SRCDIR TESTS_BUILDDIR TEST_VIRTUAL_NODE_SIZE;
 
 ALL_MPI_TESTS = $(MPI_TESTS) $(MPI_SHELL_TESTS)
 TESTS += $(UNIT_TESTS) $(UNIT_SHELL_TESTS)
@@ -41,7 +44,7 @@ TESTS += $(UNIT_TESTS) $(UNIT_SHELL_TESTS)
 # list is built at make time because automake rewrites any program list it
 # can see in TESTS (it would drop the mode suffix).  One summary per mode:
 # test-suite-MODE.log.  `make check-mode MODE=off` runs one mode.
-CHECK_MODES = on off vn2 pt2pt
+CHECK_MODES = on off vn2 pt2pt ucx
 modes/on/%.on modes/off/%.off modes/vn2/%.vn2 modes/pt2pt/%.pt2pt modes/ucx/%.ucx:
 	@$(MKDIR_P) $(@D) && : > $@
 check-modes: $(check_PROGRAMS)
@@ -55,13 +58,18 @@ check-local: check-modes
 check-mode:
 	$(MAKE) $(AM_MAKEFLAGS) check-modes CHECK_MODES='$(MODE)'
 # The ghost-progress build (configure --enable-ghost-progress), run by
-# tools/check-all.sh: 6 ranks, so virtual nodes of 2 users carry 1 ghost
-# each (2 nodes x (2 users + 1 ghost)), and the osc components whose
-# accumulates need target progress.
+# tools/check-all.sh: 6 ranks on virtual nodes of 2 users in every mode, so
+# each virtual node carries 1 ghost (2 nodes x (2 users + 1 ghost)) and
+# operations between the nodes reach ghosts; modes: node-local path on and
+# off, and the osc components whose accumulates need target progress.
+# The method matrix and MPI-bug probes of the other shell tests do not
+# depend on the build flavour; the bad-input aborts (abort paths with
+# ghosts) do.
 GHOST_NPROCS = 6
-GHOST_MODES = vn2 pt2pt ucx
+GHOST_MODES = vn2 off pt2pt ucx
 check-ghost:
-	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)'
+	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
+	  TEST_VIRTUAL_NODE_SIZE=2 MPI_SHELL_TESTS=tests/mpi/test_badinput.sh
 clean-local: clean-modes
 clean-modes:
 	rm -rf modes test-suite-*.log

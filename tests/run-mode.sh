@@ -22,6 +22,12 @@ pt2pt) ARMCI_NODE_LOCAL=on; mca="--mca osc pt2pt" ;;
 ucx) ARMCI_NODE_LOCAL=on; mca="--mca osc ucx" ;;
 *) echo "run-mode.sh: unknown mode $mode" >&2; exit 99 ;;
 esac
+# The ghost-progress suite (make check-ghost) runs every mode on virtual
+# nodes, so operations cross (virtual) nodes and reach ghosts.
+if [ -n "$TEST_VIRTUAL_NODE_SIZE" ]; then
+    ARMCI_VIRTUAL_NODE_SIZE=$TEST_VIRTUAL_NODE_SIZE
+    export ARMCI_VIRTUAL_NODE_SIZE
+fi
 export ARMCI_NODE_LOCAL ARMCI_TEST_MODE="$mode" TEST_RUNNER="$runner" NPROCS="$np" MPI_MCA="$mca"
 # A hang is a failure: the whole job gets a hard time limit.
 limit=${TEST_TIMEOUT:-240}

@@ -20,13 +20,13 @@ static inline void check_xfer(const char *call, const void *local, int bytes, in
 }
 
 static int put_op(const char *call, const void *src, void *dst, int bytes, int proc,
-                  armci_hdl_t *hdl, int blocking)
+                  armci_hdl_t *hdl, int blocking, armcii_opclass_t cls)
 {
     armcii_target_t t;
     check_xfer(call, src, bytes, proc);
     if (bytes == 0)
         return 0;
-    armcii_gmr_xlate(call, dst, (size_t)bytes, proc, ARMCII_OP_PUT, &t);
+    armcii_gmr_xlate(call, dst, (size_t)bytes, proc, cls, &t);
     if (t.direct) {
         memmove(t.direct, src, (size_t)bytes);
         return 0;
@@ -44,7 +44,7 @@ int armcii_put(const char *call, const void *src, void *dst, int bytes, int proc
                armci_hdl_t *hdl, int blocking)
 {
     armcii_profile_enter();
-    int rc = put_op(call, src, dst, bytes, proc, hdl, blocking);
+    int rc = put_op(call, src, dst, bytes, proc, hdl, blocking, ARMCII_OP_PUT);
     armcii_profile_leave();
     return rc;
 }
@@ -169,7 +169,7 @@ ARMCII_WEAK(Acc)
 void armcii_put_flag(const char *call, int *flag, int value, int proc)
 {
     armcii_target_t t;
-    armcii_gmr_xlate(call, flag, sizeof(int), proc, ARMCII_OP_PUT, &t);
+    armcii_gmr_xlate(call, flag, sizeof(int), proc, ARMCII_OP_NOTIFY, &t);
     if (t.direct) {
         armcii_gmr_fence(proc);
         __atomic_store_n((int *)t.direct, value, __ATOMIC_RELEASE);
@@ -183,8 +183,10 @@ void armcii_put_flag(const char *call, int *flag, int value, int proc)
 int PARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value, int proc)
 {
     static const char call[] = "ARMCI_Put_flag";
-    armcii_put(call, src, dst, size, proc, NULL, 1);
+    armcii_profile_enter();
+    put_op(call, src, dst, size, proc, NULL, 1, ARMCII_OP_NOTIFY);
     armcii_put_flag(call, flag, value, proc);
+    armcii_profile_leave();
     return 0;
 }
 ARMCII_WEAK(Put_flag)

@@ -58,7 +58,12 @@ typedef struct armcii_gmr {
 
 /* Operation classes for translation (the progress module redirects some). */
 typedef enum {
-    ARMCII_OP_PUT, ARMCII_OP_GET, ARMCII_OP_ACC, ARMCII_OP_RMW, ARMCII_OP_NONCONTIG
+    ARMCII_OP_PUT, ARMCII_OP_GET, ARMCII_OP_ACC, ARMCII_OP_RMW, ARMCII_OP_NONCONTIG,
+    /* Put_flag's data and flag: the target polls with no calls, so where
+     * the MPI needs target software even for puts it is served like an
+     * accumulate (by a ghost), but it needs no atomicity (direct stays). */
+    ARMCII_OP_NOTIFY,
+    ARMCII_OP_NCLASS
 } armcii_opclass_t;
 
 /* Where one operation goes. */
@@ -137,6 +142,9 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype);
 /* Local completion of everything issued to t's target on t's window. */
 void armcii_gmr_complete_local(const armcii_target_t *t);
+/* Remote completion of everything issued to t's target on t's window
+ * (atomics: the fetched value and the update are both complete). */
+void armcii_gmr_complete_remote(const armcii_target_t *t);
 /* Local completion of operations on (win, rank); reads: some fetched data. */
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
 /* Before a read (get, RMW) of t: remote-complete earlier writes to it. */
@@ -176,6 +184,7 @@ typedef struct {
     int nnodes;
     int node_first;
     long allocations;
+    unsigned long completions;    /* MPI-path completions (progress pokes) */
     MPI_Win create_lock;          /* serializes group window creation */
 } armcii_gmr_state_t;
 extern armcii_gmr_state_t armcii_gmr_state;

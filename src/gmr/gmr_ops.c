@@ -16,10 +16,19 @@
  * it was used, so fencing a busy target does not wait on its own window. */
 enum { DIRTY_WIN = 1, DIRTY_GHOST = 2 };
 
+static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits);
+
+/* Writes to one target through two paths (direct window, ghost) are not
+ * ordered with each other by MPI: a put issued before an accumulate could
+ * land after it.  Remote-complete the other path's writes before switching
+ * paths; free when a target is only ever written one way. */
 static void mark_dirty(const armcii_target_t *t)
 {
     armcii_gmr_t *g = t->gmr;
     unsigned char bit = t->win == g->win ? DIRTY_WIN : DIRTY_GHOST;
+    unsigned char other = bit ^ (DIRTY_WIN | DIRTY_GHOST);
+    if (ARMCII_UNLIKELY(g->dirty[t->grank] & other))
+        flush_paths(g, t->grank, other);
     if (g->dirty[t->grank] & bit)
         return;
     if (!g->dirty[t->grank])
@@ -35,8 +44,8 @@ static void mark_dirty(const armcii_target_t *t)
 void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
+    mark_dirty(t); /* first: it may have to complete the other path */
     ARMCII_MPI(MPI_Put(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win));
-    mark_dirty(t);
 }
 
 void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
@@ -49,9 +58,9 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
 void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
+    mark_dirty(t);
     ARMCII_MPI(MPI_Accumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
                               MPI_SUM, t->win));
-    mark_dirty(t);
 }
 
 /* Open MPI 4.1's osc/pt2pt hangs in MPI_Win_flush_local while gets to
@@ -59,8 +68,27 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
  * A get is complete at the origin only once its data has arrived, which is
  * what MPI_Win_flush waits for anyway, so reads always complete with flush:
  * the same cost on every other osc and on MPICH, and no hang on pt2pt. */
+/* Open MPI 4.1's osc/ucx serves the atomics other processes aim at this
+ * one (UCX's shared-memory transports emulate them in software, and
+ * accumulates take a lock word with such an atomic) only from
+ * opal_progress(), which its own RMA calls never run: a process that polls
+ * through RMA alone starves every atomic and accumulate aimed at it
+ * (tests/mpi/ompi_ucx_rma_progress_repro.c).  Every ARMCII_POKE_EVERY-th
+ * completion on the MPI path therefore also calls MPI_Iprobe (~90 ns),
+ * which keeps such a process serving others at ~1.5 ns per operation. */
+#define ARMCII_POKE_EVERY 64
+static inline void poke(void)
+{
+    if (ARMCII_UNLIKELY(++armcii_gmr_state.completions % ARMCII_POKE_EVERY == 0)) {
+        int flag;
+        ARMCII_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, armcii_state.internal, &flag,
+                              MPI_STATUS_IGNORE));
+    }
+}
+
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
 {
+    poke();
     if (reads || armcii_state.cfg.no_flush_local)
         ARMCII_MPI(MPI_Win_flush(rank, win));
     else
@@ -72,20 +100,30 @@ void armcii_gmr_complete_local(const armcii_target_t *t)
     armcii_gmr_complete_win(t->win, t->rank, t->reads);
 }
 
-static void clear_dirty(armcii_gmr_t *g, int grank)
+void armcii_gmr_complete_remote(const armcii_target_t *t)
 {
-    g->dirty[grank] = 0;
-    g->ndirty--;
+    poke();
+    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+}
+
+/* Remote-complete what this process wrote to g's rank r on the paths in
+ * bits; the region stays in the dirty list (pruned at the next fence). */
+static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
+{
+    bits &= g->dirty[r];
+    if (bits & DIRTY_WIN)
+        ARMCII_MPI(MPI_Win_flush(r, g->win));
+    if (bits & DIRTY_GHOST)
+        armcii_progress_fence(g, r);
+    g->dirty[r] &= (unsigned char)~bits;
+    if (bits && !g->dirty[r])
+        g->ndirty--;
 }
 
 /* Remote-complete what this process wrote to g's rank r, by path. */
 static void flush_dirty(armcii_gmr_t *g, int r)
 {
-    if (g->dirty[r] & DIRTY_WIN)
-        ARMCII_MPI(MPI_Win_flush(r, g->win));
-    if (g->dirty[r] & DIRTY_GHOST)
-        armcii_progress_fence(g, r);
-    clear_dirty(g, r);
+    flush_paths(g, r, DIRTY_WIN | DIRTY_GHOST);
 }
 
 void armcii_gmr_order_read(const armcii_target_t *t)

@@ -30,7 +30,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
      * target is node-local, unless the region is served by CPU atomics. */
-    if (!t->direct || (cls >= ARMCII_OP_ACC && !g->all_local))
+    if (!t->direct || (cls >= ARMCII_OP_ACC && cls != ARMCII_OP_NOTIFY && !g->all_local))
         armcii_progress_redirect(cls, t);
     return 0;
 }

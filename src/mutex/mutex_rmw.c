@@ -34,7 +34,7 @@ int armcii_mutex_swap_int(const armcii_target_t *t, int value)
         return __atomic_exchange_n((int *)t->direct, value, __ATOMIC_SEQ_CST);
     ARMCII_MPI(MPI_Fetch_and_op(&value, &old, MPI_INT, t->rank, t->disp, MPI_REPLACE,
                                 t->win));
-    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    armcii_gmr_complete_remote(t);
     return old;
 }
 
@@ -48,7 +48,7 @@ int armcii_mutex_cas_int(const armcii_target_t *t, int compare, int value)
     }
     ARMCII_MPI(MPI_Compare_and_swap(&value, &compare, &old, MPI_INT, t->rank, t->disp,
                                     t->win));
-    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    armcii_gmr_complete_remote(t);
     return old;
 }
 
@@ -92,7 +92,7 @@ static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
     armcii_gmr_order_read(t);
     ARMCII_MPI(MPI_Fetch_and_op(&in, &out, is_long ? MPI_LONG : MPI_INT, t->rank, t->disp,
                                 is_add ? MPI_SUM : MPI_REPLACE, t->win));
-    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    armcii_gmr_complete_remote(t);
     memcpy(ploc, &out, size);
 }
 

@@ -80,6 +80,25 @@ static int place(int g, int vn, int *chunk_users)
     return chunk;
 }
 
+/* Open MPI 4.1's osc/ucx dynamic windows cannot carry the ghost backend:
+ * at most 32 attached regions, MPI_Win_free crashes in ucp_mem_unmap after
+ * attach/detach traffic, and origins keep stale remote keys for memory
+ * re-attached at a reused address (MPI_Fetch_and_op fails with "failed to
+ * unpack remote key"); reproducer: tests/mpi/ompi_ucx_dynwin_repro.c.  The
+ * osc component names its windows ("ucx window N"); Open MPI 5 reworked
+ * these windows, so only 4.x and older are refused.  Keyed here only. */
+static int dyn_win_unusable(MPI_Win win)
+{
+    char name[MPI_MAX_OBJECT_NAME] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len, major = 0;
+    PMPI_Win_get_name(win, name, &len);
+    PMPI_Get_library_version(lib, &len);
+    const char *v = strstr(lib, "Open MPI v");
+    if (v)
+        major = atoi(v + strlen("Open MPI v"));
+    return v && major < 5 && strncmp(name, "ucx window", 10) == 0;
+}
+
 /* After PMPI_Init*: build the communicators and the dynamic window. */
 void armcii_ghost_setup(void)
 {
@@ -100,11 +119,53 @@ void armcii_ghost_setup(void)
     PS.users_per_chunk = users;
     PMPI_Comm_split(PS.pworld, PS.is_ghost, me, &PS.user_world);
     PMPI_Win_create_dynamic(MPI_INFO_NULL, PS.pworld, &PS.dyn_win);
+    /* A refused attachment must come back as an error code (expose()). */
+    PMPI_Win_set_errhandler(PS.dyn_win, MPI_ERRORS_RETURN);
+    PS.dyn_unusable = dyn_win_unusable(PS.dyn_win);
     PS.ghosts_on = 1;
     if (PS.is_ghost)
         armcii_ghost_serve();
     PMPI_Win_lock_all(MPI_MODE_NOCHECK, PS.dyn_win);
     PS.dyn_locked = 1;
+}
+
+/* Attach a mapped slice; its address, or 0 (and unmapped) when the MPI
+ * refuses the attachment: the user then keeps the region off the ghosts. */
+static MPI_Aint expose(char *p, size_t size)
+{
+    MPI_Aint addr = 0;
+    struct armcii_ghost_mapping *m = malloc(sizeof *m);
+    if (!m || PMPI_Win_attach(PS.dyn_win, p, (MPI_Aint)size) != MPI_SUCCESS) {
+        free(m);
+        munmap(p, size);
+        return 0;
+    }
+    *m = (struct armcii_ghost_mapping){p, size, PS.exposed};
+    PS.exposed = m;
+    PMPI_Get_address(p, &addr);
+    return addr;
+}
+
+/* Detach and unmap one exposed slice (all of them: p == NULL).  Open MPI
+ * 4.1's osc/ucx crashes in MPI_Win_free when memory is still attached
+ * (tests/mpi/ompi_ucx_dynwin_repro.c), so the ghost detaches everything
+ * before it frees the window. */
+static void unexpose(char *p)
+{
+    struct armcii_ghost_mapping **pp = &PS.exposed;
+    while (*pp) {
+        struct armcii_ghost_mapping *m = *pp;
+        if (p && m->base != p) {
+            pp = &m->next;
+            continue;
+        }
+        *pp = m->next;
+        PMPI_Win_detach(PS.dyn_win, m->base);
+        munmap(m->base, m->size);
+        free(m);
+        if (p)
+            return;
+    }
 }
 
 int armcii_ghost_command(const armcii_ghost_cmd_t *c, int src)
@@ -122,12 +183,9 @@ int armcii_ghost_command(const armcii_ghost_cmd_t *c, int src)
             fprintf(stderr, "ARMCI ghost: cannot map %s (%ld bytes)\n", c->name, c->size);
             PMPI_Abort(MPI_COMM_WORLD, 1);
         }
-        PMPI_Win_attach(PS.dyn_win, p, (MPI_Aint)c->size);
-        PMPI_Get_address(p, &reply);
+        reply = expose(p, (size_t)c->size);
     } else if (c->op == ARMCII_GHOST_UNMAP) {
-        void *p = (void *)(uintptr_t)c->addr;
-        PMPI_Win_detach(PS.dyn_win, p);
-        munmap(p, (size_t)c->size);
+        unexpose((char *)(uintptr_t)c->addr);
     }
     PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, PS.cmd_comm);
     return 0;
@@ -156,6 +214,7 @@ void armcii_ghost_serve(void)
             PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                        PS.cmd_comm, &req);
     }
+    unexpose(NULL);
     PMPI_Win_free(&PS.dyn_win);
     PMPI_Comm_free(&PS.cmd_comm);
     PMPI_Comm_free(&PS.user_world);

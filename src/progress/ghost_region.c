@@ -8,7 +8,10 @@
  * created over the whole job at MPI_Init, and the name is unlinked at once
  * (no file outlives a crash).  The users' own window is MPI_Win_create over
  * the same memory (created by gmr), so contiguous put/get go to the target
- * directly and only ACC/RMW/NONCONTIG go to (ghost, ghost's address).
+ * directly and only ACC/RMW/NONCONTIG (and Put_flag's NOTIFY) go to
+ * (ghost, ghost's address).  A ghost that cannot attach a slice (Open MPI
+ * 4.1's osc/ucx attaches at most 32 regions per dynamic window) answers
+ * address 0; the region is then not redirected, decided collectively.
  * Attach/detach are local: no collective involves a ghost.
  *
  * Atomicity (GHOST-NOTES lessons 4, 5): on such a region EVERY accumulate,
@@ -32,16 +35,11 @@
 typedef struct {
     char *base;          /* my slice (my mapping), or NULL */
     size_t size;
-    MPI_Aint my_gaddr;   /* my ghost's address of my slice */
+    MPI_Aint my_gaddr;   /* my ghost's address of my slice; 0: not attached */
+    int exposed;         /* every slice attached: the region is redirected */
     MPI_Aint *gaddr;     /* by group rank: the ghost's address of the slice */
     int *ghost;          /* by group rank: the target's ghost in pworld */
 } ghost_region_t;
-
-struct armcii_ghost_zombie {
-    char *base;
-    size_t size;
-    struct armcii_ghost_zombie *next;
-};
 
 static MPI_Aint command(long op, long size, MPI_Aint addr, const char *name)
 {
@@ -64,6 +62,9 @@ void armcii_ghost_users_init(void)
                "%s (ARMCI_GHOST_ASYNC)", PS.ghosts_per_node, PS.users_per_chunk,
                PS.my_ghost, armcii_config_choice("ARMCI_GHOST_ASYNC",
                                                  armcii_state.cfg.ghost_async));
+    if (PS.dyn_unusable && armcii_state.rank == 0)
+        armcii_warn("ghosts: this MPI's osc/ucx dynamic windows are unreliable (Open MPI < 5); "
+                    "no operation is redirected to ghosts in this run");
 }
 
 void armcii_ghost_users_finalize(void) {}
@@ -72,7 +73,7 @@ void armcii_ghost_users_finalize(void) {}
 void armcii_ghost_release_zombies(void)
 {
     while (PS.zombies) {
-        struct armcii_ghost_zombie *z = PS.zombies;
+        struct armcii_ghost_mapping *z = PS.zombies;
         PS.zombies = z->next;
         munmap(z->base, z->size);
         free(z);
@@ -81,7 +82,7 @@ void armcii_ghost_release_zombies(void)
 
 static int async_wanted(const armcii_gmr_t *g)
 {
-    if (!PS.ghosts_on)
+    if (!PS.ghosts_on || PS.dyn_unusable)
         return 0;
     int on = PS.async_hint >= 0 ? PS.async_hint
                                 : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
@@ -125,6 +126,15 @@ int armcii_progress_alloc_slice(armcii_gmr_t *g, size_t size, char **mem)
         armcii_error("ARMCI_Malloc", "out of memory");
     pr->size = size;
     pr->base = size ? make_slice(pr, size) : NULL;
+    int ok = !size || pr->my_gaddr != 0;
+    ARMCII_MPI(MPI_Allreduce(&ok, &pr->exposed, 1, MPI_INT, MPI_MIN, g->comm));
+    if (!pr->exposed) {
+        if (pr->my_gaddr)
+            command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
+        pr->my_gaddr = 0;
+        armcii_warn_once("a ghost could not attach a region to its window (MPI_Win_attach "
+                         "failed); such regions are not redirected to ghosts");
+    }
     g->progress = pr;
     *mem = pr->base;
     return 1;
@@ -134,7 +144,7 @@ void armcii_ghost_region_created(armcii_gmr_t *g)
 {
     ghost_region_t *pr = g->progress;
     g->ghost_async = 0;
-    if (!pr)
+    if (!pr || !pr->exposed)
         return;
     pr->gaddr = malloc((size_t)g->size * sizeof(MPI_Aint));
     pr->ghost = malloc((size_t)g->size * sizeof(int));
@@ -153,17 +163,20 @@ void armcii_ghost_region_freed(armcii_gmr_t *g)
     armcii_ghost_release_zombies();
     if (!pr)
         return;
-    /* Nobody may touch the slices after this barrier. */
-    ARMCII_MPI(MPI_Win_flush_all(g->win));
-    ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
-    ARMCII_MPI(MPI_Barrier(g->comm));
+    if (pr->exposed) {
+        /* Nobody may touch the slices through ghosts after this barrier. */
+        ARMCII_MPI(MPI_Win_flush_all(g->win));
+        ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
+        ARMCII_MPI(MPI_Barrier(g->comm));
+    }
     if (pr->base) {
-        command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
+        if (pr->my_gaddr)
+            command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
         /* gmr still frees a window over this memory: unmap it later. */
-        struct armcii_ghost_zombie *z = malloc(sizeof *z);
+        struct armcii_ghost_mapping *z = malloc(sizeof *z);
         if (!z)
             armcii_error("ARMCI_Free", "out of memory");
-        *z = (struct armcii_ghost_zombie){pr->base, pr->size, PS.zombies};
+        *z = (struct armcii_ghost_mapping){pr->base, pr->size, PS.zombies};
         PS.zombies = z;
     }
     free(pr->gaddr);

@@ -31,8 +31,8 @@ typedef struct {
     int profile;               /* ARMCI_PROFILE at init: the one branch */
     int depth;                 /* nesting of enter/leave */
     double t_init, t_enter, t_comm;
-    long calls, ops[ARMCII_OP_NONCONTIG + 1];
-    double bytes[ARMCII_OP_NONCONTIG + 1];
+    long calls, ops[ARMCII_OP_NCLASS];
+    double bytes[ARMCII_OP_NCLASS];
     /* ghost backend (ghost_*.c) */
     int async_hint;            /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
     int ghosts_on;             /* ghosts exist in this job */
@@ -46,9 +46,18 @@ typedef struct {
     int my_ghost;              /* user: my bound ghost's rank in pworld */
     int bound_users;           /* ghost: users bound to me */
     int dyn_locked;            /* user: lock_all held on dyn_win */
+    int dyn_unusable;          /* the MPI's dynamic windows cannot carry redirection */
     long shm_counter;
-    struct armcii_ghost_zombie *zombies; /* freed slices not yet unmapped */
+    struct armcii_ghost_mapping *zombies; /* user: freed slices not yet unmapped */
+    struct armcii_ghost_mapping *exposed; /* ghost: slices attached to dyn_win */
 } armcii_progress_state_t;
+
+/* A mapping of a user's slice (user: zombie list; ghost: exposed list). */
+struct armcii_ghost_mapping {
+    char *base;
+    size_t size;
+    struct armcii_ghost_mapping *next;
+};
 extern armcii_progress_state_t armcii_progress_state;
 
 /* Start/stop the progress thread and ghost machinery (init/finalize). */

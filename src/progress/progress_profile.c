@@ -19,7 +19,7 @@ void armcii_profile_start(void)
     PS.depth = 0;
     PS.t_comm = 0;
     PS.calls = 0;
-    for (int c = 0; c <= ARMCII_OP_NONCONTIG; c++)
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++)
         PS.ops[c] = 0, PS.bytes[c] = 0;
     PS.t_init = MPI_Wtime();
 }
@@ -40,17 +40,17 @@ void armcii_profile_leave_slow(void)
 
 static void print_report(const double *sum, const double *mx, int np, int n)
 {
-    static const char *name[] = {"put", "get", "acc", "rmw", "noncontig"};
+    static const char *name[] = {"put", "get", "acc", "rmw", "noncontig", "notify"};
     double comm = sum[0] / np, comp = sum[1] / np, tot = comm + comp;
     fprintf(stderr, "[0] ARMCI profile (%d processes, %d per node): per process "
             "T_comm %.6f s, T_comp %.6f s (max %.6f / %.6f), library calls %.0f\n",
             np, n, comm, comp, mx[0], mx[1], sum[2] / np);
     fprintf(stderr, "[0] ARMCI profile: communication ratio CR = %.4f\n",
             tot > 0 ? comm / tot : 0.0);
-    for (int c = 0; c <= ARMCII_OP_NONCONTIG; c++)
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++)
         if (sum[3 + c] > 0)
             fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f\n", name[c],
-                    sum[3 + c], sum[3 + ARMCII_OP_NONCONTIG + 1 + c]);
+                    sum[3 + c], sum[3 + ARMCII_OP_NCLASS + c]);
     fprintf(stderr, "[0] ARMCI profile: measured T = %.6f s\n", tot);
     for (int g = 1; g < n && g <= 4; g++)
         fprintf(stderr, "[0] ARMCI profile: dedicated-core model, %d ghost(s) per node: "
@@ -62,7 +62,7 @@ static void print_report(const double *sum, const double *mx, int np, int n)
 /* Collective over the world: rank 0 prints the summary. */
 void armcii_profile_report(void)
 {
-    enum { NV = 3 + 2 * (ARMCII_OP_NONCONTIG + 1) };
+    enum { NV = 3 + 2 * (ARMCII_OP_NCLASS) };
     if (!PS.profile)
         return;
     PS.profile = 0;
@@ -70,9 +70,9 @@ void armcii_profile_report(void)
     v[0] = PS.t_comm;
     v[1] = total - PS.t_comm;
     v[2] = (double)PS.calls;
-    for (int c = 0; c <= ARMCII_OP_NONCONTIG; c++) {
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
         v[3 + c] = (double)PS.ops[c];
-        v[3 + ARMCII_OP_NONCONTIG + 1 + c] = PS.bytes[c];
+        v[3 + ARMCII_OP_NCLASS + c] = PS.bytes[c];
     }
     ARMCII_MPI(MPI_Reduce(v, sum, NV, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
     ARMCII_MPI(MPI_Reduce(v, mx, NV, MPI_DOUBLE, MPI_MAX, 0, armcii_state.world));

@@ -1,7 +1,10 @@
 /* ARMCI_Rmw: fetch-and-add on hot int/long counters (every value handed out
  * exactly once), private counters (values in order), long values beyond
  * 2^32, swap chains (the values seen form a permutation), and location
- * consistency (an Rmw sees an unfenced earlier Put). */
+ * consistency (an Rmw sees an unfenced earlier Put), and a process that
+ * polls its own counter through ARMCI_Rmw alone while the others add to it
+ * (it must keep serving their atomics: Open MPI's osc/ucx needs the
+ * library's progress pokes for that). */
 #include <string.h>
 #include <armci.h>
 #include "../testutil.h"
@@ -18,7 +21,7 @@ typedef struct {
     long swap_l;        /* on rank 0: swap cell (long) */
     long big;           /* on rank 0: long counter stepped by 2^30 */
     int consist;        /* location consistency cell */
-    int pad;
+    int poll;           /* on rank 0: polled through Rmw only */
     int own[64];        /* own[r]: rank r's private counter, on its neighbour */
 } slot_t;
 
@@ -149,6 +152,37 @@ static void test_consistency(slot_t **s)
     ARMCI_Barrier();
 }
 
+/* Rank 0 spins with Rmw(+0) on its own cell, making no other call, until
+ * every other rank has added its share with Rmw: no barrier in between, so
+ * a library that stops serving incoming atomics while a process only
+ * polls hangs here (the test harness's time limit reports it). */
+static void test_polling(slot_t **s)
+{
+    const int adds = 50;
+    long expect = (long)(np - 1) * adds, seen = 0, polls = 0;
+    if (me == 0)
+        s[0]->poll = 0;
+    ARMCI_Barrier();
+    if (me == 0) {
+        while (seen != expect && polls < 100000000L) {
+            int v;
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &v, &s[0]->poll, 0, 0);
+            seen = v;
+            polls++;
+        }
+        CHECK(seen == expect, "polling: counter reached %ld after %ld polls, expected %ld",
+              seen, polls, expect);
+    } else {
+        for (int k = 0; k < adds; k++) {
+            int old;
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, &s[0]->poll, 1, 0);
+            CHECK(old >= 0 && old < expect, "polling: fetched %d outside [0, %ld)", old,
+                  expect);
+        }
+    }
+    ARMCI_Barrier();
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -171,6 +205,7 @@ int main(int argc, char **argv)
     test_swap(s, 0);
     test_swap(s, 1);
     test_consistency(s);
+    test_polling(s);
     ARMCI_Free(s[me]);
     free(s);
     int rc = tu_finish();

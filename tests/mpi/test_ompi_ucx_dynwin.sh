@@ -1,0 +1,32 @@
+#!/bin/sh
+# Probes Open MPI's osc/ucx dynamic windows (tests/mpi/ompi_ucx_dynwin_repro.c,
+# pure MPI) for the limits that make the ghost backend leave osc/ucx of
+# Open MPI < 5 alone (src/progress/ghost_init.c): at most 32 attached
+# regions per window, and a crash in MPI_Win_free while memory is attached.
+# Records what this MPI does, and requires the form the ghosts use
+# (refusals come back as error codes; detach everything, then free) to
+# work.  Mode "on" only (77 = skip).
+case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
+dir=${TESTS_BUILDDIR:-tests}/mpi
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+if ! ompi_info 2>/dev/null | grep -q 'MCA osc: ucx'; then
+    echo "SKIP: this MPI has no osc/ucx"; exit 77
+fi
+run() { timeout -k 5 60 $runner 2 --mca osc ucx "$dir/ompi_ucx_dynwin_repro" "$@" >/dev/null 2>&1; }
+run limit 40
+rc=$?
+case $rc in
+0) echo "osc/ucx: 40 regions attached to one dynamic window (no limit seen)" ;;
+3) echo "osc/ucx: MPI_Win_attach refuses regions beyond a limit (error code, window intact)" ;;
+*) echo "osc/ucx: MPI_Win_attach refuses regions beyond a limit and the window is broken after it (exit $rc)" ;;
+esac
+if run attached-free; then
+    echo "osc/ucx: MPI_Win_free with attached memory works"
+else
+    echo "osc/ucx: MPI_Win_free with attached memory fails (bug present)"
+fi
+if ! run detached-free; then
+    echo "FAIL: detach-then-free (the library's form) did not work under osc/ucx"
+    exit 1
+fi
+echo "osc/ucx dynamic windows: the library's usage works"
