@@ -74,7 +74,18 @@ void armcii_gmr_init(void)
         GS.node_of[p] = leader[p] == p ? GS.nnodes++ : GS.node_of[leader[p]];
     free(leader);
     GS.shm_ok = probe_shm(GS.node);
-    ARMCII_MPI(MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, world, &GS.create_lock));
+    /* The first window of the run: an MPI that cannot make windows at all
+     * here gets a clear error, not the MPI's abort.  Known case: Open MPI
+     * 4.1's osc pt2pt refuses windows when MPI_THREAD_MULTIPLE was granted. */
+    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+    int rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, world, &GS.create_lock);
+    MPI_Comm_set_errhandler(world, MPI_ERRORS_ARE_FATAL);
+    if (rc != MPI_SUCCESS)
+        armcii_error("ARMCI_Init", "this MPI cannot create RMA windows (MPI error %d)%s", rc,
+                     armcii_state.thread_level == MPI_THREAD_MULTIPLE
+                         ? "; with MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: "
+                           "initialize MPI with a lower thread level or use another osc"
+                         : "");
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
     if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
         armcii_warn("this MPI refuses shared-memory windows; node-local path off");

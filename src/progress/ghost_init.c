@@ -118,7 +118,15 @@ void armcii_ghost_setup(void)
     place(cfg.ghosts_per_node, cfg.virtual_node_size, &users);
     PS.users_per_chunk = users;
     PMPI_Comm_split(PS.pworld, PS.is_ghost, me, &PS.user_world);
-    PMPI_Win_create_dynamic(MPI_INFO_NULL, PS.pworld, &PS.dyn_win);
+    /* The run's first window: refused windows (Open MPI's osc pt2pt under
+     * MPI_THREAD_MULTIPLE) end in a clear error, not the MPI's abort. */
+    PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_RETURN);
+    int rc = PMPI_Win_create_dynamic(MPI_INFO_NULL, PS.pworld, &PS.dyn_win);
+    PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_ARE_FATAL);
+    if (rc != MPI_SUCCESS)
+        die("%s (MPI error %d)", "this MPI cannot create RMA windows; with "
+            "MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: initialize MPI with "
+            "a lower thread level or use another osc", rc);
     /* A refused attachment must come back as an error code (expose()). */
     PMPI_Win_set_errhandler(PS.dyn_win, MPI_ERRORS_RETURN);
     PS.dyn_unusable = dyn_win_unusable(PS.dyn_win);

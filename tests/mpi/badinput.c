@@ -49,7 +49,14 @@ static void bad_call(const char *c, void **ptr)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* thread_multiple: MPI_THREAD_MULTIPLE granted where the osc component
+     * then refuses windows (Open MPI's pt2pt) must give an ARMCI_Error. */
+    if (argc > 1 && !strcmp(argv[1], "thread_multiple")) {
+        int provided;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     ARMCI_Init();
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);

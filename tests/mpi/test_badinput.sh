@@ -41,6 +41,11 @@ check absolute_id_range ARMCI_Absolute_id "out of range"
 check group_bad_pid ARMCI_Group_create_child "is not a rank of the parent group"
 # The ghost build reads the environment in MPI_Init (ghost layout).
 check env_bad_value '\(ARMCI_Init\|MPI_Init (ghost layout)\)' "ARMCI_NODE_LOCAL='maybe' is invalid" ARMCI_NODE_LOCAL=maybe
+# Open MPI's osc pt2pt refuses windows under MPI_THREAD_MULTIPLE.
+case $MPI_MCA in
+*pt2pt*) check thread_multiple '\(ARMCI_Init\|MPI_Init (ghost layout)\)' \
+    "cannot create RMA windows.*THREAD_MULTIPLE" ;;
+esac
 # Cases of other areas: tests/mpi/badinput_*.cases, one per line:
 # name|call|reason substring|program (in the tests build dir, e.g. mpi/badinput_iov)
 for f in "${TESTS_SRCDIR:-tests}"/mpi/badinput_*.cases; do
