@@ -19,7 +19,7 @@ bench: $(BENCH_LIST:=$(EXEEXT))
 
 compare: libarmci.la
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
-	  BENCH_RUNNER='$(BENCH_RUNNER)' BENCH_NPROCS='$(BENCH_NPROCS)' \
+	  BENCH_RUNNER='$(BENCH_RUNNER)' BENCH_NPROCS='$(BENCH_NPROCS)' LTO_FLAGS='$(LTO_FLAGS)' \
 	  $(SHELL) $(srcdir)/benchmarks/compare.sh $(COMPARE_ARGS)
 
 .PHONY: bench compare

@@ -123,6 +123,10 @@ int armcii_gmr_node_rank_of(int abs);   /* index in my node, or -1 */
 int armcii_gmr_node_first(void);        /* lowest absolute rank in my node */
 int armcii_gmr_node_of(int abs);        /* node index of any process */
 int armcii_gmr_node_count(void);
+/* 1 when win belongs to Open MPI < 5's osc/ucx, whose bugs need keyed
+ * workarounds (see poke() in gmr_ops.c and the ghost dynamic window);
+ * PMPI only, so it may run inside the ghost layer's MPI_Init. */
+int armcii_gmr_win_is_ompi4_ucx(MPI_Win win);
 
 /* ---- translation (gmr_xlate.c) ---- */
 /* Translate [addr, addr+len) on proc for an operation class, or abort with
@@ -185,6 +189,7 @@ typedef struct {
     int node_first;
     long allocations;
     unsigned long completions;    /* MPI-path completions (progress pokes) */
+    int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
     MPI_Win create_lock;          /* serializes group window creation */
 } armcii_gmr_state_t;
 extern armcii_gmr_state_t armcii_gmr_state;

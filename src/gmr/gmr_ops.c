@@ -73,13 +73,17 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
  * accumulates take a lock word with such an atomic) only from
  * opal_progress(), which its own RMA calls never run: a process that polls
  * through RMA alone starves every atomic and accumulate aimed at it
- * (tests/mpi/ompi_ucx_rma_progress_repro.c).  Every ARMCII_POKE_EVERY-th
- * completion on the MPI path therefore also calls MPI_Iprobe (~90 ns),
- * which keeps such a process serving others at ~1.5 ns per operation. */
+ * (tests/mpi/ompi_ucx_rma_progress_repro.c).  Where a window is such an
+ * osc/ucx window (GS.poke), every ARMCII_POKE_EVERY-th completion on the
+ * MPI path also calls MPI_Iprobe (~90 ns), which keeps the process serving
+ * others at ~1.5 ns per operation.  Elsewhere no poke: under
+ * mpi_yield_when_idle (oversubscribed runs) an idle MPI_Iprobe yields the
+ * core, ~1 us, i.e. ~15 ns per 8-byte put, for no use. */
 #define ARMCII_POKE_EVERY 64
 static inline void poke(void)
 {
-    if (ARMCII_UNLIKELY(++armcii_gmr_state.completions % ARMCII_POKE_EVERY == 0)) {
+    if (ARMCII_UNLIKELY(armcii_gmr_state.poke) &&
+        ++armcii_gmr_state.completions % ARMCII_POKE_EVERY == 0) {
         int flag;
         ARMCII_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, armcii_state.internal, &flag,
                               MPI_STATUS_IGNORE));

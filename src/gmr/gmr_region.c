@@ -86,12 +86,27 @@ void armcii_gmr_init(void)
                          ? "; with MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: "
                            "initialize MPI with a lower thread level or use another osc"
                          : "");
+    GS.poke = armcii_gmr_win_is_ompi4_ucx(GS.create_lock);
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
     if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
         armcii_warn("this MPI refuses shared-memory windows; node-local path off");
     armcii_log(1, "nodes: %d (%s), ranks in my node: %d, shared windows: %s, "
                "node-local path: %s", GS.nnodes, vn > 0 ? "virtual" : "real",
                GS.node_size, GS.shm_ok ? "yes" : "no", GS.direct ? "on" : "off");
+}
+
+/* The osc component names its windows ("ucx window N"); Open MPI 5
+ * reworked osc/ucx, so only 4.x and older match. */
+int armcii_gmr_win_is_ompi4_ucx(MPI_Win win)
+{
+    char name[MPI_MAX_OBJECT_NAME] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len, major = 0;
+    PMPI_Win_get_name(win, name, &len);
+    PMPI_Get_library_version(lib, &len);
+    const char *v = strstr(lib, "Open MPI v");
+    if (v)
+        major = atoi(v + strlen("Open MPI v"));
+    return v && major < 5 && strncmp(name, "ucx window", 10) == 0;
 }
 
 int armcii_gmr_direct_enabled(void) { return GS.direct; }
@@ -283,6 +298,7 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     if (size && armcii_state.cfg.debug_alloc)
         memset(mybase, 0, size);
     ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+    GS.poke |= armcii_gmr_win_is_ompi4_ucx(g->win);
     fill_slices(g, size ? mybase : NULL, size);
     armcii_progress_region_created(g);
     list_link(g);

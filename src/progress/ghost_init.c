@@ -84,20 +84,9 @@ static int place(int g, int vn, int *chunk_users)
  * at most 32 attached regions, MPI_Win_free crashes in ucp_mem_unmap after
  * attach/detach traffic, and origins keep stale remote keys for memory
  * re-attached at a reused address (MPI_Fetch_and_op fails with "failed to
- * unpack remote key"); reproducer: tests/mpi/ompi_ucx_dynwin_repro.c.  The
- * osc component names its windows ("ucx window N"); Open MPI 5 reworked
- * these windows, so only 4.x and older are refused.  Keyed here only. */
-static int dyn_win_unusable(MPI_Win win)
-{
-    char name[MPI_MAX_OBJECT_NAME] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len, major = 0;
-    PMPI_Win_get_name(win, name, &len);
-    PMPI_Get_library_version(lib, &len);
-    const char *v = strstr(lib, "Open MPI v");
-    if (v)
-        major = atoi(v + strlen("Open MPI v"));
-    return v && major < 5 && strncmp(name, "ucx window", 10) == 0;
-}
+ * unpack remote key"); reproducer: tests/mpi/ompi_ucx_dynwin_repro.c.
+ * armcii_ghost_setup() refuses such a window (PS.dyn_unusable) through the
+ * one keyed check, armcii_gmr_win_is_ompi4_ucx(). */
 
 /* After PMPI_Init*: build the communicators and the dynamic window. */
 void armcii_ghost_setup(void)
@@ -129,7 +118,7 @@ void armcii_ghost_setup(void)
             "a lower thread level or use another osc", rc);
     /* A refused attachment must come back as an error code (expose()). */
     PMPI_Win_set_errhandler(PS.dyn_win, MPI_ERRORS_RETURN);
-    PS.dyn_unusable = dyn_win_unusable(PS.dyn_win);
+    PS.dyn_unusable = armcii_gmr_win_is_ompi4_ucx(PS.dyn_win);
     PS.ghosts_on = 1;
     if (PS.is_ghost)
         armcii_ghost_serve();
