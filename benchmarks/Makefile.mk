@@ -24,3 +24,13 @@ benchmarks_bench_mutex_LDADD = libarmci.la
 benchmarks_bench_gakernel_SOURCES = benchmarks/bench_gakernel.c benchmarks/bench_common.h
 benchmarks_bench_gakernel_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
 benchmarks_bench_gakernel_LDADD = libarmci.la
+# bench_samewin (issue 2): ARMCI_Put/Get vs raw MPI_Put/Get on the region's
+# own window.  It reads the window through the internal translation, so it
+# links the static library (hidden symbols resolve in a static link), with
+# the library's own link-time optimisation so it times the same code as
+# libarmci.so.
+noinst_PROGRAMS += benchmarks/bench_samewin
+benchmarks_bench_samewin_SOURCES = benchmarks/bench_samewin.c benchmarks/bench_common.h
+benchmarks_bench_samewin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gmr
+benchmarks_bench_samewin_LDFLAGS = -static $(LTO_FLAGS)
+benchmarks_bench_samewin_LDADD = libarmci.la
