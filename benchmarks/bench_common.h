@@ -129,6 +129,16 @@ static inline int bc_op_enabled(const char *name)
     return 0;
 }
 
+/* Most samples per row: the programs keep their samples in fixed arrays. */
+#define BC_MAX_REPS 256
+
+/* Samples per row: BENCH_REPS (default dflt), at most BC_MAX_REPS. */
+static inline int bc_reps(long dflt)
+{
+    long r = bc_env_long("BENCH_REPS", dflt);
+    return r > BC_MAX_REPS ? BC_MAX_REPS : (int)r;
+}
+
 /* Iterations per sample: enough that one sample of a fast op lasts tens of
  * microseconds (clock overhead < 0.1%), capped for slow/large ops. */
 static inline int bc_iters_for(size_t bytes, int max_iters)

@@ -183,7 +183,7 @@ static void validate(int bytes)
                bytes, B.peer);
 }
 
-static void print_rows(int bytes, int iters, double samples[NOPS][256], int reps)
+static void print_rows(int bytes, int iters, double samples[NOPS][BC_MAX_REPS], int reps)
 {
     bc_stats_t st[NOPS];
     for (int op = 0; op < NOPS; op++)
@@ -203,7 +203,7 @@ static void print_rows(int bytes, int iters, double samples[NOPS][256], int reps
 
 static void run_size(int bytes, int reps)
 {
-    static double samples[NOPS][256];
+    static double samples[NOPS][BC_MAX_REPS];
     int iters = bc_iters_for((size_t)bytes, 1000);
     validate(bytes);
     for (int op = 0; op < NOPS; op++) /* warm-up: caches, pages, MPI paths */
@@ -282,9 +282,7 @@ int main(int argc, char **argv)
     setup();
     ARMCI_Barrier();
     if (B.me == 0) {
-        int reps = (int)bc_env_long("BENCH_REPS", 31);
-        if (reps > 256)
-            reps = 256;
+        int reps = bc_reps(31);
         long lo = bc_env_long("BENCH_MINSIZE", 8);
         bc_header("bench_contig", "   GiB/s   vs_mpi   vs_cpu   vs_blk");
         for (long b = lo; b <= (long)B.maxsize; b *= 2)

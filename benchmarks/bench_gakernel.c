@@ -182,7 +182,7 @@ static void setup(int maxnb)
 
 static void run_nb(int nb, int reps, const double *ref, double *tmp)
 {
-    double tg[256], tl[256], flops = 2.0 * G.N * G.N * (double)G.N;
+    double tg[BC_MAX_REPS], tl[BC_MAX_REPS], flops = 2.0 * G.N * G.N * (double)G.N;
     ga_mm(nb); /* warm-up */
     for (int r = 0; r < reps; r++) {
         tg[r] = ga_mm(nb) * 1e9;
@@ -217,8 +217,7 @@ int main(int argc, char **argv)
             break;
         p++;
     }
-    int maxnb = 0, reps = (int)bc_env_long("BENCH_REPS", 5);
-    reps = reps > 256 ? 256 : reps;
+    int maxnb = 0, reps = bc_reps(5);
     for (int i = 0; i < nnb; i++)
         maxnb = nbs[i] > maxnb ? nbs[i] : maxnb;
     setup(maxnb);

@@ -100,7 +100,7 @@ static void check_exclusion(int rounds)
                rounds * M.n);
 }
 
-static void print_rows(int pat, int iters, double s[NKINDS][256], int reps)
+static void print_rows(int pat, int iters, double s[NKINDS][BC_MAX_REPS], int reps)
 {
     bc_stats_t st[NKINDS];
     char name[32];
@@ -140,12 +140,11 @@ static void setup(void)
 
 int main(int argc, char **argv)
 {
-    static double s[NKINDS][256];
+    static double s[NKINDS][BC_MAX_REPS];
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     setup();
-    int reps = (int)bc_env_long("BENCH_REPS", 31), iters = bc_iters_for(8, 200);
-    reps = reps > 256 ? 256 : reps;
+    int reps = bc_reps(31), iters = bc_iters_for(8, 200);
     if (M.me == 0) {
         bc_header("bench_mutex", "  acq/us   vs_mpi   vs_cpu");
         if (!M.have_mutex)

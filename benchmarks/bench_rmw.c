@@ -112,7 +112,7 @@ static void verify(void)
     ARMCI_Access_end(R.base[R.me]);
 }
 
-static void print_rows(int pat, int iters, double s[NKINDS][256], int reps)
+static void print_rows(int pat, int iters, double s[NKINDS][BC_MAX_REPS], int reps)
 {
     bc_stats_t st[NKINDS];
     for (int k = 0; k < NKINDS; k++)
@@ -153,12 +153,11 @@ static void setup(void)
 
 int main(int argc, char **argv)
 {
-    static double s[NKINDS][256];
+    static double s[NKINDS][BC_MAX_REPS];
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     setup();
-    int reps = (int)bc_env_long("BENCH_REPS", 31), iters = bc_iters_for(8, 2000);
-    reps = reps > 256 ? 256 : reps;
+    int reps = bc_reps(31), iters = bc_iters_for(8, 2000);
     if (R.me == 0)
         bc_header("bench_rmw", "  Mops/s   vs_mpi   vs_cpu");
     for (int pat = 0; pat < NPAT; pat++) {

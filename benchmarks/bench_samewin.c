@@ -74,7 +74,7 @@ static void validate(int bytes)
 
 static void run_size(int bytes, int reps)
 {
-    static double samples[NOPS][256];
+    static double samples[NOPS][BC_MAX_REPS];
     bc_stats_t st[NOPS];
     int iters = bc_iters_for((size_t)bytes, 1000);
     validate(bytes);
@@ -122,9 +122,7 @@ int main(int argc, char **argv)
     setup();
     ARMCI_Barrier();
     if (bc_rank() == 0) {
-        int reps = (int)bc_env_long("BENCH_REPS", 31);
-        if (reps > 256)
-            reps = 256;
+        int reps = bc_reps(31);
         bc_header("bench_samewin", "  vs_win");
         for (long b = bc_env_long("BENCH_MINSIZE", 8); b <= (long)S.maxsize; b *= 2)
             run_size((int)b, reps);

@@ -127,6 +127,9 @@ int armcii_gmr_node_count(void);
  * workarounds (see poke() in gmr_ops.c and the ghost dynamic window);
  * PMPI only, so it may run inside the ghost layer's MPI_Init. */
 int armcii_gmr_win_is_ompi4_ucx(MPI_Win win);
+/* Why this MPI may refuse windows, for the error message ("" if unknown);
+ * PMPI only, like the above. */
+const char *armcii_gmr_no_windows_hint(void);
 
 /* ---- translation (gmr_xlate.c) ---- */
 /* Translate [addr, addr+len) on proc for an operation class, or abort with

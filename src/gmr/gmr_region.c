@@ -75,17 +75,13 @@ void armcii_gmr_init(void)
     free(leader);
     GS.shm_ok = probe_shm(GS.node);
     /* The first window of the run: an MPI that cannot make windows at all
-     * here gets a clear error, not the MPI's abort.  Known case: Open MPI
-     * 4.1's osc pt2pt refuses windows when MPI_THREAD_MULTIPLE was granted. */
+     * here gets a clear error, not the MPI's abort. */
     MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
     int rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, world, &GS.create_lock);
     MPI_Comm_set_errhandler(world, MPI_ERRORS_ARE_FATAL);
     if (rc != MPI_SUCCESS)
         armcii_error("ARMCI_Init", "this MPI cannot create RMA windows (MPI error %d)%s", rc,
-                     armcii_state.thread_level == MPI_THREAD_MULTIPLE
-                         ? "; with MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: "
-                           "initialize MPI with a lower thread level or use another osc"
-                         : "");
+                     armcii_gmr_no_windows_hint());
     GS.poke = armcii_gmr_win_is_ompi4_ucx(GS.create_lock);
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
     if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
@@ -107,6 +103,18 @@ int armcii_gmr_win_is_ompi4_ucx(MPI_Win win)
     if (v)
         major = atoi(v + strlen("Open MPI v"));
     return v && major < 5 && strncmp(name, "ucx window", 10) == 0;
+}
+
+/* Known case: Open MPI 4.1's osc pt2pt refuses windows when
+ * MPI_THREAD_MULTIPLE was granted. */
+const char *armcii_gmr_no_windows_hint(void)
+{
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    return level == MPI_THREAD_MULTIPLE
+               ? "; with MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: "
+                 "initialize MPI with a lower thread level or use another osc"
+               : "";
 }
 
 int armcii_gmr_direct_enabled(void) { return GS.direct; }

@@ -80,14 +80,6 @@ static int place(int g, int vn, int *chunk_users)
     return chunk;
 }
 
-/* Open MPI 4.1's osc/ucx dynamic windows cannot carry the ghost backend:
- * at most 32 attached regions, MPI_Win_free crashes in ucp_mem_unmap after
- * attach/detach traffic, and origins keep stale remote keys for memory
- * re-attached at a reused address (MPI_Fetch_and_op fails with "failed to
- * unpack remote key"); reproducer: tests/mpi/ompi_ucx_dynwin_repro.c.
- * armcii_ghost_setup() refuses such a window (PS.dyn_unusable) through the
- * one keyed check, armcii_gmr_win_is_ompi4_ucx(). */
-
 /* After PMPI_Init*: build the communicators and the dynamic window. */
 void armcii_ghost_setup(void)
 {
@@ -113,11 +105,15 @@ void armcii_ghost_setup(void)
     int rc = PMPI_Win_create_dynamic(MPI_INFO_NULL, PS.pworld, &PS.dyn_win);
     PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_ARE_FATAL);
     if (rc != MPI_SUCCESS)
-        die("%s (MPI error %d)", "this MPI cannot create RMA windows; with "
-            "MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: initialize MPI with "
-            "a lower thread level or use another osc", rc);
+        die("this MPI cannot create RMA windows%s (MPI error %d)", armcii_gmr_no_windows_hint(),
+            rc);
     /* A refused attachment must come back as an error code (expose()). */
     PMPI_Win_set_errhandler(PS.dyn_win, MPI_ERRORS_RETURN);
+    /* Open MPI 4.1's osc/ucx dynamic windows cannot carry the ghost
+     * backend: at most 32 attached regions, MPI_Win_free crashes in
+     * ucp_mem_unmap after attach/detach traffic, and origins keep stale
+     * remote keys for memory re-attached at a reused address
+     * (tests/mpi/ompi_ucx_dynwin_repro.c): redirect nothing there. */
     PS.dyn_unusable = armcii_gmr_win_is_ompi4_ucx(PS.dyn_win);
     PS.ghosts_on = 1;
     if (PS.is_ghost)
