@@ -173,6 +173,8 @@ void ARMCI_Group_size(ARMCI_Group *group, int *size);
 void ARMCI_Group_set_default(ARMCI_Group *group);
 void ARMCI_Group_get_default(ARMCI_Group *group_out);
 void ARMCI_Group_get_world(ARMCI_Group *group_out);
+/* The group's communicator (MPI_COMM_NULL outside it); owned by ARMCI. */
+MPI_Comm armci_group_comm(ARMCI_Group *group);
 int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank);
 
 /* ---- locality ---- */
@@ -185,6 +187,12 @@ int armci_domain_my_id(armci_domain_t domain);
 int armci_domain_count(armci_domain_t domain);
 int armci_domain_same_id(armci_domain_t domain, int proc);
 int ARMCI_Same_node(int proc);
+
+/* Notifications: armci_notify(p) reaches p after this process's earlier
+ * puts/accumulates to p have completed there; armci_notify_wait(p, &v)
+ * blocks for p's next one.  Both return p's running count (also in *v). */
+int armci_notify(int proc);
+int armci_notify_wait(int proc, int *pval);
 
 /* ---- profiling interface: strong PARMCI_X behind each weak ARMCI_X ---- */
 int PARMCI_Init(void);

@@ -13,6 +13,10 @@ enum armci_type_e {
     ARMCI_FLOAT = 3, ARMCI_DOUBLE = 4
 };
 
+/* Initializes MPI if it is not (classic ARMCI programs call it first);
+ * armci_msg_finalize ends ARMCI if still initialized, then MPI. */
+void armci_msg_init(int *argc, char ***argv);
+void armci_msg_finalize(void);
 int armci_msg_me(void);
 int armci_msg_nproc(void);
 void armci_msg_abort(int code);

@@ -4,6 +4,8 @@
 # Modes: on (node-local path on), off (every operation through MPI RMA),
 # vn2 (virtual nodes of 2 ranks), pt2pt / ucx (Open MPI's osc component
 # forced; shared windows refused, so regions use MPI_Win_allocate).
+# pt2pt / ucx exist only under Open MPI with that component (configure
+# records MPI_FLAVOR and OMPI_OSC); elsewhere the mode is skipped (77).
 mode=$1
 stub=$2
 # The stamp is modes/MODE/<program path>.MODE (tests/Makefile.mk).
@@ -18,8 +20,16 @@ case $mode in
 on) ARMCI_NODE_LOCAL=on ;;
 off) ARMCI_NODE_LOCAL=off ;;
 vn2) ARMCI_NODE_LOCAL=on; ARMCI_VIRTUAL_NODE_SIZE=2; export ARMCI_VIRTUAL_NODE_SIZE ;;
-pt2pt) ARMCI_NODE_LOCAL=on; mca="--mca osc pt2pt" ;;
-ucx) ARMCI_NODE_LOCAL=on; mca="--mca osc ucx" ;;
+pt2pt | ucx)
+    if [ "${MPI_FLAVOR:-openmpi}" != openmpi ]; then
+        echo "SKIP: mode $mode forces an Open MPI osc component; this MPI is $MPI_FLAVOR"
+        exit 77
+    fi
+    case " ${OMPI_OSC:-pt2pt ucx} " in
+    *" $mode "*) ;;
+    *) echo "SKIP: this Open MPI has no osc/$mode component (has: $OMPI_OSC)"; exit 77 ;;
+    esac
+    ARMCI_NODE_LOCAL=on; mca="--mca osc $mode" ;;
 *) echo "run-mode.sh: unknown mode $mode" >&2; exit 99 ;;
 esac
 # The ghost-progress suite (make check-ghost) runs every mode on virtual

@@ -1,6 +1,8 @@
 #!/bin/sh
-# README command 2: the whole test suite, `make check` in the default build
-# (every transport mode) and in a ghost-progress build.
+# README command 2: the whole test suite: `make check` in the default build
+# (Open MPI, every transport mode), `make distcheck` (the tarball builds and
+# passes its tests; one mode), a ghost-progress build, and an MPICH build
+# (modes on, off, vn2; Open MPI's osc modes do not exist there).
 set -e
 cd "$(dirname "$0")/.."
 [ -x configure ] || ./autogen.sh >/dev/null
@@ -8,10 +10,21 @@ mkdir -p build && cd build
 [ -f Makefile ] || ../configure --quiet
 make -j"$(nproc)" >/dev/null
 make -j"$(nproc)" check
+make -j"$(nproc)" distcheck CHECK_MODES=on >distcheck.log 2>&1 ||
+    { tail -40 distcheck.log; echo "make distcheck failed (build/distcheck.log)"; exit 1; }
+echo "make distcheck: passed"
 cd ..
 if grep -q 'enable-ghost-progress' configure; then
     mkdir -p build-ghost && cd build-ghost
     [ -f Makefile ] || ../configure --quiet --enable-ghost-progress
     make -j"$(nproc)" >/dev/null
     make -j"$(nproc)" check-ghost
+    cd ..
+fi
+if command -v mpicc.mpich >/dev/null 2>&1; then
+    mkdir -p build-mpich && cd build-mpich
+    [ -f Makefile ] || ../configure --quiet CC=mpicc.mpich
+    make -j"$(nproc)" >/dev/null
+    make -j"$(nproc)" check CHECK_MODES='on off vn2'
+    cd ..
 fi

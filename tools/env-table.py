@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the README's environment table from src/armci/armci_config.def,
+"""Prints the README's environment table from src/common/common_config.def,
 the one table of environment variables (tests/unit/test_readme_env.sh checks
 that the README carries exactly these rows)."""
 import re
@@ -7,7 +7,7 @@ import sys
 import os
 
 here = os.path.dirname(os.path.abspath(__file__))
-src = os.path.join(here, '..', 'src', 'armci', 'armci_config.def')
+src = os.path.join(here, '..', 'src', 'common', 'common_config.def')
 text = open(sys.argv[1] if len(sys.argv) > 1 else src).read()
 rows = re.findall(r'ARMCII_CFG_(\w+)\s*\((\w+),\s*(\w+),\s*(?:"([^"]*)",\s*)?(-?\w+),'
                   r'\s*\n?\s*"([^"]*)"\)', text)

@@ -9,5 +9,6 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential autoconf automake libtool pkg-config \
     openmpi-bin libopenmpi-dev gfortran \
+    mpich libmpich-dev libscalapack-mpich-dev libscalapack-openmpi-dev \
     libglobalarrays-dev libarmci-mpi-dev liblapack-dev libblas-dev \
     gnuplot-nox python3 >/dev/null

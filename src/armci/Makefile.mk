@@ -1,7 +1,5 @@
-libarmci_la_SOURCES += \
-	src/armci/armci_int.h \
-	src/armci/armci_config.c \
-	src/armci/armci_error.c \
+libarmci_core_la_SOURCES += \
+	src/armci/armci_api.h \
 	src/armci/armci_init.c \
 	src/armci/armci_contig.c \
 	src/armci/armci_nb.c \
@@ -11,4 +9,8 @@ libarmci_la_SOURCES += \
 	src/armci/armci_msg.c \
 	src/armci/armci_domain.c \
 	src/armci/armci_strided.c \
-	src/armci/armci_vector.c
+	src/armci/armci_vector.c \
+	src/armci/armci_mutex.c \
+	src/armci/armci_progress.c \
+	src/armci/armci_notify.c \
+	src/armci/armci_stride_info.c

@@ -4,7 +4,7 @@
  * ARMCI addresses are mapped into its own address space.  SCOPE_NODE
  * collectives and ARMCI_Same_node are consistent with that choice.
  */
-#include "armci_int.h"
+#include "armci_api.h"
 
 int armci_domain_nprocs(armci_domain_t domain, int id) { return 1; }
 int armci_domain_id(armci_domain_t domain, int glob_proc_id) { return glob_proc_id; }

@@ -1,77 +1,8 @@
 /*
- * Process groups.  An ARMCI_Group is copied by value everywhere (GA keeps
- * copies), so its state lives behind its fields: the communicator and two
- * heap tables shared by all copies.  Non-members hold comm = MPI_COMM_NULL,
- * rank -1, size 0 and NULL tables, which makes Group_free on them a no-op.
+ * Process groups: checks, then src/common (common_group.c).
  */
 #include <stdlib.h>
-#include <string.h>
-#include "armci_int.h"
-
-static void null_group(ARMCI_Group *g)
-{
-    g->comm = MPI_COMM_NULL;
-    g->noncoll_pgroup_comm = MPI_COMM_NULL;
-    g->grp_to_abs = NULL;
-    g->abs_to_grp = NULL;
-    g->rank = -1;
-    g->size = 0;
-}
-
-/* Fill g from a communicator of which the caller is a member (or NULL). */
-static void group_from_comm(const char *call, MPI_Comm comm, ARMCI_Group *g)
-{
-    null_group(g);
-    if (comm == MPI_COMM_NULL)
-        return;
-    int n = armcii_state.nproc;
-    MPI_Group gg, wg;
-    g->comm = comm;
-    MPI_Comm_rank(comm, &g->rank);
-    MPI_Comm_size(comm, &g->size);
-    g->grp_to_abs = malloc((size_t)g->size * sizeof(int));
-    g->abs_to_grp = malloc((size_t)n * sizeof(int));
-    int *seq = malloc((size_t)g->size * sizeof(int));
-    if (!g->grp_to_abs || !g->abs_to_grp || !seq)
-        armcii_error(call, "out of memory");
-    for (int i = 0; i < g->size; i++)
-        seq[i] = i;
-    MPI_Comm_group(comm, &gg);
-    MPI_Comm_group(armcii_state.world, &wg);
-    ARMCII_MPI(MPI_Group_translate_ranks(gg, g->size, seq, wg, g->grp_to_abs));
-    MPI_Group_free(&gg);
-    MPI_Group_free(&wg);
-    free(seq);
-    for (int p = 0; p < n; p++)
-        g->abs_to_grp[p] = -1;
-    for (int i = 0; i < g->size; i++)
-        g->abs_to_grp[g->grp_to_abs[i]] = i;
-}
-
-void armcii_groups_init(void)
-{
-    ARMCI_Group *w = &armcii_state.world_group;
-    null_group(w);
-    w->comm = armcii_state.world;
-    w->rank = armcii_state.rank;
-    w->size = armcii_state.nproc;
-    armcii_state.default_group = *w;
-}
-
-void armcii_groups_finalize(void)
-{
-    null_group(&armcii_state.world_group);
-    null_group(&armcii_state.default_group);
-}
-
-static void check_parent(const char *call, const ARMCI_Group *parent)
-{
-    armcii_check_init(call);
-    if (!parent)
-        armcii_error(call, "parent group is NULL");
-    if (parent->comm == MPI_COMM_NULL)
-        armcii_error(call, "the calling process is not a member of the parent group");
-}
+#include "armci_api.h"
 
 static void check_pids(const char *call, int n, const int *pid, int parent_size)
 {
@@ -79,7 +10,7 @@ static void check_pids(const char *call, int n, const int *pid, int parent_size)
         armcii_error(call, "group size %d out of range [0, %d]", n, parent_size);
     if (n && !pid)
         armcii_error(call, "pid_list is NULL");
-    char *seen = calloc((size_t)parent_size, 1);
+    char *seen = calloc((size_t)parent_size + 1, 1);
     if (!seen)
         armcii_error(call, "out of memory");
     for (int i = 0; i < n; i++) {
@@ -92,53 +23,48 @@ static void check_pids(const char *call, int n, const int *pid, int parent_size)
     free(seen);
 }
 
+/* Collective over the parent group: members listed in pid_list (parent ranks). */
 void ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_out,
                               ARMCI_Group *group_parent)
 {
     static const char call[] = "ARMCI_Group_create_child";
-    check_parent(call, group_parent);
+    armcii_set_call(call);
+    armcii_check_init(call);
+    armcii_group_comm(call, group_parent);
     if (!group_out)
         armcii_error(call, "output group is NULL");
     check_pids(call, grp_size, pid_list, group_parent->size);
-    MPI_Group pg, ng;
-    MPI_Comm nc = MPI_COMM_NULL;
-    MPI_Comm_group(group_parent->comm, &pg);
-    ARMCII_MPI(MPI_Group_incl(pg, grp_size, pid_list, &ng));
-    if (armcii_state.cfg.noncollective_groups) {
-        int me_in;
-        MPI_Group_rank(ng, &me_in);
-        if (me_in != MPI_UNDEFINED)
-            ARMCII_MPI(MPI_Comm_create_group(group_parent->comm, ng, 42, &nc));
-    } else {
-        ARMCII_MPI(MPI_Comm_create(group_parent->comm, ng, &nc));
-    }
-    MPI_Group_free(&pg);
-    MPI_Group_free(&ng);
-    group_from_comm(call, nc, group_out);
+    armcii_group_create_child(call, grp_size, pid_list, group_out, group_parent);
 }
 
+/* Collective over the default group. */
 void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out)
 {
+    static const char call[] = "ARMCI_Group_create";
+    armcii_set_call(call);
+    armcii_check_init(call);
     ARMCI_Group parent = armcii_state.default_group;
-    ARMCI_Group_create_child(grp_size, pid_list, group_out, &parent);
+    armcii_group_comm(call, &parent);
+    if (!group_out)
+        armcii_error(call, "output group is NULL");
+    check_pids(call, grp_size, pid_list, parent.size);
+    armcii_group_create_child(call, grp_size, pid_list, group_out, &parent);
 }
 
+/* Any copy may be freed; the others become no-ops. */
 void ARMCI_Group_free(ARMCI_Group *group)
 {
-    if (!group || group->comm == MPI_COMM_NULL)
-        return;
-    if (armcii_state.init_count > 0 && group->comm == armcii_state.world)
-        armcii_error("ARMCI_Group_free", "the world group cannot be freed");
-    MPI_Comm_free(&group->comm);
-    free(group->grp_to_abs);
-    free(group->abs_to_grp);
-    null_group(group);
+    static const char call[] = "ARMCI_Group_free";
+    armcii_set_call(call);
+    if (!group)
+        armcii_error(call, "group is NULL");
+    armcii_group_free(call, group);
 }
 
 int ARMCI_Group_rank(ARMCI_Group *group, int *rank)
 {
     if (!group || !rank)
-        armcii_error("ARMCI_Group_rank", "NULL argument");
+        armcii_error("ARMCI_Group_rank", "%s is NULL", !group ? "group" : "rank pointer");
     *rank = group->comm == MPI_COMM_NULL ? -1 : group->rank;
     return *rank < 0;
 }
@@ -146,29 +72,37 @@ int ARMCI_Group_rank(ARMCI_Group *group, int *rank)
 void ARMCI_Group_size(ARMCI_Group *group, int *size)
 {
     if (!group || !size)
-        armcii_error("ARMCI_Group_size", "NULL argument");
+        armcii_error("ARMCI_Group_size", "%s is NULL", !group ? "group" : "size pointer");
     *size = group->comm == MPI_COMM_NULL ? 0 : group->size;
 }
 
 void ARMCI_Group_set_default(ARMCI_Group *group)
 {
-    if (!group)
-        armcii_error("ARMCI_Group_set_default", "group is NULL");
+    static const char call[] = "ARMCI_Group_set_default";
+    armcii_check_init(call);
+    armcii_group_comm(call, group);
     armcii_state.default_group = *group;
 }
 
 void ARMCI_Group_get_default(ARMCI_Group *group_out)
 {
-    armcii_check_init("ARMCI_Group_get_default");
+    static const char call[] = "ARMCI_Group_get_default";
+    armcii_check_init(call);
+    if (!group_out)
+        armcii_error(call, "output group is NULL");
     *group_out = armcii_state.default_group;
 }
 
 void ARMCI_Group_get_world(ARMCI_Group *group_out)
 {
-    armcii_check_init("ARMCI_Group_get_world");
+    static const char call[] = "ARMCI_Group_get_world";
+    armcii_check_init(call);
+    if (!group_out)
+        armcii_error(call, "output group is NULL");
     *group_out = armcii_state.world_group;
 }
 
+/* Absolute rank of group_rank in group; -1 for a non-member's group. */
 int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
 {
     static const char call[] = "ARMCI_Absolute_id";
@@ -182,26 +116,44 @@ int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
     return group->grp_to_abs ? group->grp_to_abs[group_rank] : group_rank;
 }
 
+/* Collective over parent, like MPI_Comm_split. */
 int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new_group)
 {
     static const char call[] = "ARMCIX_Group_split";
-    MPI_Comm nc;
-    check_parent(call, parent);
-    int rc = MPI_Comm_split(parent->comm, color, key, &nc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    group_from_comm(call, nc, new_group);
+    armcii_set_call(call);
+    armcii_check_init(call);
+    armcii_group_comm(call, parent);
+    if (!new_group)
+        armcii_error(call, "output group is NULL");
+    if (color < 0 && color != MPI_UNDEFINED)
+        armcii_error(call, "color %d is negative (use MPI_UNDEFINED to opt out)", color);
+    armcii_group_split(call, parent, color, key, new_group);
     return 0;
 }
 
+/* Collective over parent, like MPI_Comm_dup. */
 int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
 {
     static const char call[] = "ARMCIX_Group_dup";
-    MPI_Comm nc;
-    check_parent(call, parent);
-    int rc = MPI_Comm_dup(parent->comm, &nc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    group_from_comm(call, nc, new_group);
+    armcii_set_call(call);
+    armcii_check_init(call);
+    armcii_group_comm(call, parent);
+    if (!new_group)
+        armcii_error(call, "output group is NULL");
+    armcii_group_split(call, parent, 0, 0, new_group);
     return 0;
+}
+
+/* The group's MPI communicator (GA's armci_group_comm): MPI_COMM_NULL for a
+ * process outside the group; the library owns it (never free it). */
+MPI_Comm armci_group_comm(ARMCI_Group *group)
+{
+    static const char call[] = "armci_group_comm";
+    armcii_set_call(call);
+    armcii_check_init(call);
+    if (!group)
+        armcii_error(call, "group is NULL");
+    if (group->comm == MPI_COMM_NULL || group->rank < 0)
+        return MPI_COMM_NULL;
+    return armcii_group_comm(call, group);
 }

@@ -1,22 +1,12 @@
 /*
- * ARMCI_Malloc/Free and friends: thin checks in front of src/gmr.
+ * ARMCI_Malloc/Free and friends: checks in front of src/gmr, and private
+ * local memory (ARMCI_Malloc_local).
  */
-#include <stdint.h>
-#include <string.h>
-#include "armci_int.h"
+#include "armci_api.h"
 #include "../gmr/gmr.h"
-
-static void check_group(const char *call, const ARMCI_Group *g)
-{
-    if (!g)
-        armcii_error(call, "group is NULL");
-    if (g->comm == MPI_COMM_NULL || g->rank < 0)
-        armcii_error(call, "the calling process is not a member of the group");
-}
 
 static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Comm comm)
 {
-    armcii_check_init(call);
     if (bytes < 0)
         armcii_error(call, "negative size %ld", (long)bytes);
     if (!ptrs)
@@ -25,91 +15,95 @@ static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Co
     return 0;
 }
 
+static MPI_Comm group_comm(const char *call, const ARMCI_Group *g)
+{
+    armcii_check_init(call);
+    return armcii_group_comm(call, g);
+}
+
+static MPI_Comm world_comm(const char *call)
+{
+    armcii_check_init(call);
+    return armcii_state.world;
+}
+
 int PARMCI_Malloc(void **base_ptrs, armci_size_t size)
 {
-    return malloc_comm("ARMCI_Malloc", base_ptrs, size, armcii_state.world);
+    armcii_set_call("ARMCI_Malloc");
+    return malloc_comm("ARMCI_Malloc", base_ptrs, size, world_comm("ARMCI_Malloc"));
 }
 ARMCII_WEAK(Malloc)
 
 int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device)
 {
+    static const char call[] = "ARMCI_Malloc_memdev";
     (void)device; /* memory devices are not distinguished */
-    return malloc_comm("ARMCI_Malloc_memdev", ptr_arr, bytes, armcii_state.world);
+    armcii_set_call(call);
+    return malloc_comm(call, ptr_arr, bytes, world_comm(call));
 }
 ARMCII_WEAK(Malloc_memdev)
 
 int ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group)
 {
-    check_group("ARMCI_Malloc_group", group);
-    return malloc_comm("ARMCI_Malloc_group", ptr_arr, bytes, group->comm);
+    static const char call[] = "ARMCI_Malloc_group";
+    armcii_set_call(call);
+    return malloc_comm(call, ptr_arr, bytes, group_comm(call, group));
 }
 
 int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
                                const char *device)
 {
+    static const char call[] = "ARMCI_Malloc_group_memdev";
     (void)device;
-    check_group("ARMCI_Malloc_group_memdev", group);
-    return malloc_comm("ARMCI_Malloc_group_memdev", ptr_arr, bytes, group->comm);
+    armcii_set_call(call);
+    return malloc_comm(call, ptr_arr, bytes, group_comm(call, group));
 }
 ARMCII_WEAK(Malloc_group_memdev)
 
 int PARMCI_Free(void *ptr)
 {
-    armcii_check_init("ARMCI_Free");
-    armcii_gmr_destroy("ARMCI_Free", armcii_state.world, ptr);
+    static const char call[] = "ARMCI_Free";
+    armcii_set_call(call);
+    armcii_gmr_destroy(call, world_comm(call), ptr);
     return 0;
 }
 ARMCII_WEAK(Free)
 
 int PARMCI_Free_memdev(void *ptr)
 {
-    armcii_check_init("ARMCI_Free_memdev");
-    armcii_gmr_destroy("ARMCI_Free_memdev", armcii_state.world, ptr);
+    static const char call[] = "ARMCI_Free_memdev";
+    armcii_set_call(call);
+    armcii_gmr_destroy(call, world_comm(call), ptr);
     return 0;
 }
 ARMCII_WEAK(Free_memdev)
 
 int ARMCI_Free_group(void *ptr, ARMCI_Group *group)
 {
-    armcii_check_init("ARMCI_Free_group");
-    check_group("ARMCI_Free_group", group);
-    armcii_gmr_destroy("ARMCI_Free_group", group->comm, ptr);
+    static const char call[] = "ARMCI_Free_group";
+    armcii_set_call(call);
+    armcii_gmr_destroy(call, group_comm(call, group), ptr);
     return 0;
 }
-
-/* Local memory carries a small header so that Free_local can tell its own
- * blocks from foreign pointers and report them instead of corrupting. */
-#define LOCAL_HDR 64
-#define LOCAL_MAGIC 0x41524d43494c4f43ULL /* "ARMCILOC" */
 
 void *PARMCI_Malloc_local(armci_size_t size)
 {
     static const char call[] = "ARMCI_Malloc_local";
-    char *p;
+    armcii_set_call(call);
     armcii_check_init(call);
     if (size < 0)
         armcii_error(call, "negative size %ld", (long)size);
-    if (MPI_Alloc_mem((MPI_Aint)size + LOCAL_HDR, MPI_INFO_NULL, &p) != MPI_SUCCESS)
-        armcii_error(call, "MPI_Alloc_mem of %ld bytes failed", (long)size);
-    *(uint64_t *)p = LOCAL_MAGIC;
-    if (armcii_state.cfg.debug_alloc)
-        memset(p + LOCAL_HDR, 0, (size_t)size);
-    return p + LOCAL_HDR;
+    return armcii_gmr_local_alloc(call, (size_t)size);
 }
 ARMCII_WEAK(Malloc_local)
 
 int PARMCI_Free_local(void *ptr)
 {
     static const char call[] = "ARMCI_Free_local";
+    armcii_set_call(call);
     armcii_check_init(call);
-    if (!ptr)
-        return 0;
-    char *p = (char *)ptr - LOCAL_HDR;
-    if (((uintptr_t)ptr & 7) || *(uint64_t *)p != LOCAL_MAGIC)
-        armcii_error(call, "%p was not returned by ARMCI_Malloc_local (or was freed "
-                     "already)", ptr);
-    *(uint64_t *)p = 0;
-    ARMCII_MPI(MPI_Free_mem(p));
+    if (ptr)
+        armcii_gmr_local_free(call, ptr);
     return 0;
 }
 ARMCII_WEAK(Free_local)

@@ -1,69 +1,46 @@
 /*
  * Strided API (ARMCI_PutS/GetS/AccS, Nb forms, PutS_flag) and the local
  * pack/unpack helpers.  This file validates arguments; src/iov moves data.
- * Conventions (API.md 3.1): count[0] is BYTES per block, count[1..L] block
+ * Conventions (ARMCI strided API): count[0] is BYTES per block, count[1..L] block
  * counts, strides are byte distances, L = 0 is contiguous and then the
  * stride arrays may be NULL; any zero count means nothing to do.
  */
-#include "armci_int.h"
+#include "armci_api.h"
 #include "../iov/iov.h"
-#include "../progress/progress.h"
 
 /* Abort on malformed descriptors; returns 0 when there is nothing to move. */
 static int check_strided(const char *call, const void *src, const int *sstr,
                          const void *dst, const int *dstr, const int *count,
                          int levels, int proc)
 {
+    char err[256];
+    int empty;
     armcii_check_init(call);
     armcii_check_proc(call, proc);
-    if (ARMCII_UNLIKELY(levels < 0 || levels > ARMCII_IOV_MAX_LEVELS))
-        armcii_error(call, "stride_levels %d out of range [0, %d]", levels,
-                     ARMCII_IOV_MAX_LEVELS);
-    if (ARMCII_UNLIKELY(!count))
-        armcii_error(call, "count array is NULL");
-    if (ARMCII_UNLIKELY(levels > 0 && (!sstr || !dstr)))
-        armcii_error(call, "stride array is NULL with stride_levels %d", levels);
-    int empty = 0;
-    for (int k = 0; k <= levels; k++) {
-        if (ARMCII_UNLIKELY(count[k] < 0))
-            armcii_error(call, "count[%d] = %d is negative", k, count[k]);
-        empty |= count[k] == 0;
-    }
-    if (empty)
-        return 0;
-    if (ARMCII_UNLIKELY(!src || !dst))
-        armcii_error(call, "%s pointer is NULL", !src ? "source" : "destination");
-    return 1;
+    if (ARMCII_UNLIKELY(armcii_iov_check_strided(src, sstr, dst, dstr, count, levels,
+                                                 &empty, err, sizeof err)))
+        armcii_error(call, "%s", err);
+    return !empty;
 }
 
-static int strided_op(const char *call, armcii_iov_kind_t kind, int datatype, void *scale,
-                   void *src, int sstr[], void *dst, int dstr[], int count[],
-                   int levels, int proc, armci_hdl_t *hdl, int blocking)
-{
-    if (!check_strided(call, src, sstr, dst, dstr, count, levels, proc)) {
-        if (kind == ARMCII_IOV_ACC)
-            armcii_acc_elem_size(call, datatype);
-        return 0;
-    }
-    if (kind == ARMCII_IOV_ACC)
-        armcii_acc_check(call, datatype, scale, count[0]);
-    armcii_iov_op_t op = {call, kind, proc, datatype, scale, hdl, blocking};
-    if (kind == ARMCII_IOV_GET)
-        armcii_iov_strided(&op, dst, dstr, src, sstr, count, levels);
-    else
-        armcii_iov_strided(&op, src, sstr, dst, dstr, count, levels);
-    return 0;
-}
-
-/* Time inside the library counts as communication for the profiler. */
 static int strided(const char *call, armcii_iov_kind_t kind, int datatype, void *scale,
                    void *src, int sstr[], void *dst, int dstr[], int count[],
                    int levels, int proc, armci_hdl_t *hdl, int blocking)
 {
-    armcii_profile_enter();
-    strided_op(call, kind, datatype, scale, src, sstr, dst, dstr, count, levels, proc, hdl,
-               blocking);
-    armcii_profile_leave();
+    armcii_api_enter(call);
+    int work = check_strided(call, src, sstr, dst, dstr, count, levels, proc);
+    if (kind == ARMCII_IOV_ACC && work)
+        armcii_api_acc_check(call, datatype, scale, count[0]);
+    else if (kind == ARMCII_IOV_ACC)
+        armcii_api_acc_elem(call, datatype);
+    if (work) {
+        armcii_iov_op_t op = {call, kind, proc, datatype, scale, {blocking, hdl}};
+        if (kind == ARMCII_IOV_GET)
+            armcii_iov_strided(&op, dst, dstr, src, sstr, count, levels);
+        else
+            armcii_iov_strided(&op, src, sstr, dst, dstr, count, levels);
+    }
+    armcii_api_leave();
     return 0;
 }
 
@@ -127,7 +104,9 @@ int PARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_
             count, stride_levels, proc, NULL, 1);
     if (ARMCII_UNLIKELY(!flag))
         armcii_error(call, "flag pointer is NULL");
-    armcii_put_flag(call, flag, value, proc);
+    armcii_api_enter(call);
+    armcii_gmr_put_flag(call, flag, value, proc);
+    armcii_api_leave();
     return 0;
 }
 ARMCII_WEAK(PutS_flag)
@@ -135,16 +114,11 @@ ARMCII_WEAK(PutS_flag)
 static void check_local_strided(const char *call, void *ptr, int levels, int stride_arr[],
                                 int count[], char *buf)
 {
-    if (ARMCII_UNLIKELY(levels < 0 || levels > ARMCII_IOV_MAX_LEVELS))
-        armcii_error(call, "stride_levels %d out of range [0, %d]", levels,
-                     ARMCII_IOV_MAX_LEVELS);
-    if (ARMCII_UNLIKELY(!count || (levels > 0 && !stride_arr)))
-        armcii_error(call, "count or stride array is NULL");
-    for (int k = 0; k <= levels; k++)
-        if (ARMCII_UNLIKELY(count[k] < 0))
-            armcii_error(call, "count[%d] = %d is negative", k, count[k]);
-    if (ARMCII_UNLIKELY(armcii_iov_strided_nseg(levels, count) > 0 && (!ptr || !buf)))
-        armcii_error(call, "buffer pointer is NULL");
+    char err[256];
+    int empty;
+    if (ARMCII_UNLIKELY(armcii_iov_check_strided(ptr, stride_arr, buf, stride_arr, count,
+                                                 levels, &empty, err, sizeof err)))
+        armcii_error(call, "%s", err);
 }
 
 /* Public: pack the strided region at ptr into the contiguous buf. */

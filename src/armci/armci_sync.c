@@ -1,38 +1,39 @@
 /*
  * Fence, barrier and direct local access.
  */
-#include "armci_int.h"
+#include "armci_api.h"
 #include "../gmr/gmr.h"
-#include "../progress/progress.h"
 
+/* Remote completion of everything this process wrote to proc. */
 void PARMCI_Fence(int proc)
 {
-    armcii_check_init("ARMCI_Fence");
-    armcii_check_proc("ARMCI_Fence", proc);
-    armcii_profile_enter();
+    static const char call[] = "ARMCI_Fence";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    armcii_check_proc(call, proc);
     armcii_gmr_fence(proc);
-    armcii_profile_leave();
+    armcii_api_leave();
 }
 ARMCII_WEAK(Fence)
 
 void PARMCI_AllFence(void)
 {
-    armcii_check_init("ARMCI_AllFence");
-    armcii_profile_enter();
+    static const char call[] = "ARMCI_AllFence";
+    armcii_api_enter(call);
+    armcii_check_init(call);
     armcii_gmr_fence_all();
-    armcii_profile_leave();
+    armcii_api_leave();
 }
 ARMCII_WEAK(AllFence)
 
 /* World-wide (not the default group), as GA expects. */
 void PARMCI_Barrier(void)
 {
-    armcii_check_init("ARMCI_Barrier");
-    armcii_profile_enter();
-    armcii_gmr_fence_all();
-    ARMCII_MPI(MPI_Barrier(armcii_state.world));
-    armcii_profile_leave();
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    static const char call[] = "ARMCI_Barrier";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    armcii_gmr_barrier();
+    armcii_api_leave();
 }
 ARMCII_WEAK(Barrier)
 

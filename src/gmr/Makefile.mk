@@ -1,7 +1,13 @@
-libarmci_la_SOURCES += \
+libarmci_core_la_SOURCES += \
 	src/gmr/gmr.h \
 	src/gmr/gmr_table.c \
 	src/gmr/gmr_region.c \
 	src/gmr/gmr_xlate.c \
 	src/gmr/gmr_ops.c \
-	src/gmr/gmr_acc.c
+	src/gmr/gmr_xfer.c \
+	src/gmr/gmr_acc.c \
+	src/gmr/gmr_cset.c \
+	src/gmr/gmr_local.c
+if GHOST_PROGRESS
+libarmci_core_la_SOURCES += src/gmr/gmr_ghost.c
+endif

@@ -3,8 +3,11 @@
  *
  * Role: allocate and free regions (one per ARMCI_Malloc*), keep the
  * translation table (absolute proc, remote address) -> (region, window rank,
- * displacement, node-local pointer), and provide the contiguous RMA
- * primitives and completion (flush) that every operation uses.
+ * displacement, node-local pointer), issue every contiguous operation and
+ * every accumulate (the scaled-accumulate policy lives in gmr_acc.c only),
+ * and own completion: local and remote flushes, the dirty tracking behind
+ * location consistency and fences, and the completion sets behind
+ * nonblocking handles (gmr_cset.c).
  *
  * Invariants:
  *  - every region's RMA window stays in one MPI_Win_lock_all epoch for life;
@@ -13,19 +16,24 @@
  *  - accumulates and RMW use the direct path only on regions whose members
  *    all share the node (gmr->all_local), so CPU and MPI atomics never mix
  *    on one region;
- *  - unfenced remote writes are tracked per (region, target) so that a get
- *    or RMW after a put/acc to the same target flushes first (location
- *    consistency) and Fence(p) touches only regions that contain p.
- * Translation goes through armcii_gmr_xlate(), the single hook where the
- * progress module may redirect an operation class to a ghost.
- * May call: src/armci (errors, state), src/progress (redirection hook).
+ *  - unfenced remote writes are tracked per (region, target, path) so that
+ *    a get or RMW after a put/acc to the same target flushes first
+ *    (location consistency), a write on one path remote-completes the other
+ *    path's writes first (ordering), and Fence(p) touches only regions that
+ *    contain p;
+ *  - a completion set never refers to a freed region: freeing purges it;
+ *  - a scaled accumulate's temporary lives until local completion, so even
+ *    its nonblocking form completes before returning.
+ * Translation goes through armcii_gmr_xlate(), the single hook where an
+ * operation class may be redirected to a ghost (gmr_ghost.c).
+ * May call: src/common, src/ghost (ghost build: layout and commands).
  */
 #ifndef ARMCI_GMR_H
 #define ARMCI_GMR_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <mpi.h>
+#include "../common/common.h"
 
 /* Bytes reserved in front of each node-shared slice (accumulate lock). */
 #define ARMCII_SLICE_HDR 64
@@ -47,18 +55,20 @@ typedef struct armcii_gmr {
     armcii_gmr_slice_t *slice;/* indexed by group rank */
     MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
     int all_local;            /* all members share my node and direct is on */
-    int ghost_async;          /* progress: redirect software-handled ops */
-    unsigned char *dirty;     /* per group rank: unfenced remote writes */
-    int ndirty;               /* number of set entries in dirty */
+    int ghost_async;          /* ghost build: software-handled ops go to ghosts */
+    unsigned char *dirty;     /* per group rank: unfenced remote writes, by path */
+    int ndirty;               /* number of nonzero entries in dirty */
     struct armcii_gmr *next_dirty; /* list of regions with ndirty > 0 */
     int in_dirty_list;
     struct armcii_gmr *prev, *next; /* all live regions */
-    void *progress;           /* owned by src/progress (ghost windows) */
+    void *ghost;              /* gmr_ghost.c: ghost-side exposure */
 } armcii_gmr_t;
 
-/* Operation classes for translation (the progress module redirects some). */
+/* Operation classes: translation may redirect some to ghosts, and the
+ * profiler counts them. */
 typedef enum {
-    ARMCII_OP_PUT, ARMCII_OP_GET, ARMCII_OP_ACC, ARMCII_OP_RMW, ARMCII_OP_NONCONTIG,
+    ARMCII_OP_PUT, ARMCII_OP_GET, ARMCII_OP_ACC, ARMCII_OP_RMW,
+    ARMCII_OP_NONCONTIG,   /* strided/vector put and get data */
     /* Put_flag's data and flag: the target polls with no calls, so where
      * the MPI needs target software even for puts it is served like an
      * accumulate (by a ghost), but it needs no atomicity (direct stays). */
@@ -78,6 +88,12 @@ typedef struct armcii_target {
     int reads;         /* the operation fetches data (see complete_local) */
 } armcii_target_t;
 
+/* How an issued operation completes: now (locally) or in a handle's set. */
+typedef struct {
+    int blocking;
+    armci_hdl_t *hdl;  /* nonblocking: explicit handle, or NULL = implicit set */
+} armcii_gmr_cmpl_t;
+
 /* ---- translation table (gmr_table.c; pure C, unit-tested) ---- */
 typedef struct {
     uintptr_t base;
@@ -89,9 +105,10 @@ typedef struct {
 typedef struct {
     int nproc;
     struct { armcii_gmr_entry_t *e; int n, cap; } *per;  /* by absolute proc */
-    int hint_proc;            /* most recent hit */
-    const armcii_gmr_entry_t *hint;
     long live;                /* entries in the table */
+    unsigned long seq;        /* odd while a change is in progress */
+    armcii_lock_t lock;       /* writers (allocation and free) */
+    struct retired *retired;  /* outgrown arrays, freed at destroy */
 } armcii_gmr_table_t;
 
 int armcii_gmr_table_init(armcii_gmr_table_t *t, int nproc);
@@ -100,82 +117,10 @@ void armcii_gmr_table_destroy(armcii_gmr_table_t *t);
 int armcii_gmr_table_insert(armcii_gmr_table_t *t, int proc, const armcii_gmr_entry_t *e);
 /* 0 on success, -1 if no entry of proc starts at base. */
 int armcii_gmr_table_remove(armcii_gmr_table_t *t, int proc, uintptr_t base);
-/* The entry of proc containing addr, or NULL.  O(log n). */
-const armcii_gmr_entry_t *armcii_gmr_table_find(armcii_gmr_table_t *t, int proc, uintptr_t addr);
-
-/* ---- module lifecycle (gmr_region.c) ---- */
-void armcii_gmr_init(void);
-/* Frees leaked regions collectively; returns how many there were. */
-int armcii_gmr_finalize(void);
-
-/* Collective over comm (an intracommunicator of absolute ranks abs_of).
- * Fills base_ptrs[group rank]. */
-armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs);
-/* Collective over comm: ptr may be NULL on any process. */
-void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr);
-/* Region containing my own address ptr, or NULL. */
-armcii_gmr_t *armcii_gmr_find_local(const void *ptr);
-/* Whether the node-shared/direct path can be used at all in this run. */
-int armcii_gmr_direct_enabled(void);
-/* Absolute ranks sharing my (virtual) node: count and membership. */
-int armcii_gmr_node_size(void);
-int armcii_gmr_node_rank_of(int abs);   /* index in my node, or -1 */
-int armcii_gmr_node_first(void);        /* lowest absolute rank in my node */
-int armcii_gmr_node_of(int abs);        /* node index of any process */
-int armcii_gmr_node_count(void);
-/* 1 when win belongs to Open MPI < 5's osc/ucx, whose bugs need keyed
- * workarounds (see poke() in gmr_ops.c and the ghost dynamic window);
- * PMPI only, so it may run inside the ghost layer's MPI_Init. */
-int armcii_gmr_win_is_ompi4_ucx(MPI_Win win);
-/* Why this MPI may refuse windows, for the error message ("" if unknown);
- * PMPI only, like the above. */
-const char *armcii_gmr_no_windows_hint(void);
-
-/* ---- translation (gmr_xlate.c) ---- */
-/* Translate [addr, addr+len) on proc for an operation class, or abort with
- * "call: <reason>" when it is not inside one region's slice. */
-void armcii_gmr_xlate(const char *call, const void *addr, size_t len, int proc,
-                      armcii_opclass_t cls, armcii_target_t *t);
-/* Same, but returns -1 instead of aborting. */
-int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
-                         armcii_opclass_t cls, armcii_target_t *t);
-
-/* ---- primitives (gmr_ops.c): issue on the MPI path, complete separately ---- */
-void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
-                    MPI_Datatype stype, int tcount, MPI_Datatype ttype);
-void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
-                    MPI_Datatype dtype, int tcount, MPI_Datatype ttype);
-void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
-                    MPI_Datatype stype, int tcount, MPI_Datatype ttype);
-/* Local completion of everything issued to t's target on t's window. */
-void armcii_gmr_complete_local(const armcii_target_t *t);
-/* Remote completion of everything issued to t's target on t's window
- * (atomics: the fetched value and the update are both complete). */
-void armcii_gmr_complete_remote(const armcii_target_t *t);
-/* Local completion of operations on (win, rank); reads: some fetched data. */
-void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
-/* Before a read (get, RMW) of t: remote-complete earlier writes to it. */
-void armcii_gmr_order_read(const armcii_target_t *t);
-/* Remote completion: one target (all regions containing it) or everything. */
-void armcii_gmr_fence(int abs);
-void armcii_gmr_fence_all(void);
-
-/* ---- accumulate helpers (gmr_acc.c) ---- */
-/* MPI element type, element size and MPI elements per ARMCI element. */
-void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult);
-/* 1 when scale is the identity for datatype. */
-int armcii_gmr_acc_identity(int datatype, const void *scale);
-/* dst[i] = scale * src[i] for bytes/elem elements. */
-void armcii_gmr_acc_scale(int datatype, const void *scale, const void *src,
-                          void *dst, size_t bytes);
-/* dst[i] += scale * src[i], under the slice lock of t (direct path). */
-void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *scale,
-                           const void *src, size_t bytes);
-/* The same arithmetic without a lock (caller holds it). */
-void armcii_gmr_acc_kernel(int datatype, const void *scale, const void *src,
-                           void *dst, size_t bytes);
-void armcii_gmr_slice_lock(const armcii_target_t *t);
-void armcii_gmr_slice_unlock(const armcii_target_t *t);
+/* The entry of proc containing addr, or NULL.  O(log n).  The entry is the
+ * calling thread's copy: valid until its next lookup. */
+const armcii_gmr_entry_t *armcii_gmr_table_find(const armcii_gmr_table_t *t, int proc,
+                                                uintptr_t addr);
 
 /* ---- module state: the one global of src/gmr ---- */
 typedef struct {
@@ -184,17 +129,182 @@ typedef struct {
     armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
     int shm_ok;                   /* MPI_Win_allocate_shared works here */
     int direct;                   /* node-local path in use */
-    MPI_Comm node;                /* my (virtual) node within world */
-    int node_size, node_rank;
-    int *node_of;                 /* absolute rank -> node index */
-    int *node_index;              /* absolute rank -> index in its node */
-    int nnodes;
-    int node_first;
     long allocations;
     unsigned long completions;    /* MPI-path completions (progress pokes) */
     int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
+    int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
     MPI_Win create_lock;          /* serializes group window creation */
+    unsigned long redirected;     /* operations sent to ghosts (always counted) */
+    armcii_lock_t lock;           /* dirty list (threaded runs) */
+    /* profiler counters, kept only when ARMCI_PROFILE is on */
+    int profile;
+    long ops[ARMCII_OP_NCLASS];
+    double bytes[ARMCII_OP_NCLASS];
 } armcii_gmr_state_t;
 extern armcii_gmr_state_t armcii_gmr_state;
+
+/* Operations this process has redirected to ghosts so far (tests, profiler). */
+unsigned long armcii_gmr_redirected(void);
+
+/* ---- module lifecycle (gmr_region.c) ---- */
+void armcii_gmr_init(void);
+/* Completes and frees everything left; returns how many regions leaked. */
+int armcii_gmr_finalize(void);
+
+/* Collective over comm (an intracommunicator of absolute ranks abs_of).
+ * Fills base_ptrs[group rank]; NULL when every size is 0. */
+armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs);
+/* Collective over comm: ptr may be NULL on any process. */
+void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr);
+/* Region containing my own address ptr, or NULL. */
+armcii_gmr_t *armcii_gmr_find_local(const void *ptr);
+
+/* ---- private local memory (gmr_local.c) ---- */
+void *armcii_gmr_local_alloc(const char *call, size_t size);
+/* Abort naming call when p is not a live block of armcii_gmr_local_alloc. */
+void armcii_gmr_local_free(const char *call, void *p);
+void armcii_gmr_local_finalize(void);
+
+/* ---- translation (gmr_xlate.c) ---- */
+/* Translate [addr, addr+len) on proc for an operation class, or abort with
+ * "call: <reason>" when it is not inside one region's slice. */
+void armcii_gmr_xlate(const char *call, const void *addr, size_t len, int proc,
+                      armcii_opclass_t cls, armcii_target_t *t);
+/* Same, but returns -1 (no region) or -2 (runs past the slice) instead. */
+int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
+                         armcii_opclass_t cls, armcii_target_t *t);
+
+/* ---- primitives (gmr_ops.c): issue on the MPI path, complete separately ---- */
+void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
+                    MPI_Datatype stype, int tcount, MPI_Datatype ttype);
+void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
+                    MPI_Datatype dtype, int tcount, MPI_Datatype ttype);
+/* MPI_Accumulate(MPI_SUM) with dirty tracking; gmr-internal: everyone else
+ * goes through armcii_gmr_acc_issue(), which owns the scaling policy. */
+void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
+                        MPI_Datatype stype, int tcount, MPI_Datatype ttype);
+/* Local completion of operations on (win, rank); reads: some fetched data. */
+void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
+/* Local completion of everything issued to t's target on t's window. */
+void armcii_gmr_complete_local(const armcii_target_t *t);
+/* Remote completion of everything issued to t's target on t's window
+ * (atomics: the fetched value and the update are both complete). */
+void armcii_gmr_complete_remote(const armcii_target_t *t);
+/* Complete an issued operation as c asks: locally now, or in a set. */
+void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t);
+/* Before a read (get, RMW) of t: remote-complete earlier writes to it. */
+void armcii_gmr_order_read(const armcii_target_t *t);
+/* Remote completion: one target (all regions containing it) or everything. */
+void armcii_gmr_fence(int abs);
+void armcii_gmr_fence_all(void);
+/* ARMCI_Barrier: everything remotely complete, then a world barrier. */
+void armcii_gmr_barrier(void);
+/* Poke MPI's progress engine once (ARMCIX_Progress). */
+void armcii_gmr_progress(void);
+
+/* ---- contiguous transfers (gmr_xfer.c): node-local or MPI, then completion ---- */
+void armcii_gmr_put_contig(const char *call, const void *src, void *dst, int bytes,
+                           int proc, const armcii_gmr_cmpl_t *c, armcii_opclass_t cls);
+void armcii_gmr_get_contig(const char *call, const void *src, void *dst, int bytes,
+                           int proc, const armcii_gmr_cmpl_t *c);
+void armcii_gmr_acc_contig(const char *call, int datatype, const void *scale,
+                           const void *src, void *dst, int bytes, int proc,
+                           const armcii_gmr_cmpl_t *c);
+/* Fence proc, then write the int flag so that it is remotely visible. */
+void armcii_gmr_put_flag(const char *call, int *flag, int value, int proc);
+
+/* ---- accumulates (gmr_acc.c) ---- */
+/* Element size of an ARMCI_ACC_* code, or -1 when the code is unknown. */
+int armcii_gmr_acc_elem(int datatype);
+/* MPI element type, element size and MPI elements per ARMCI element. */
+void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult);
+/* dst[i] += scale * src[i] (the CPU kernel; the caller holds the slice lock). */
+void armcii_gmr_acc_kernel(int datatype, const void *scale, const void *src,
+                           void *dst, size_t bytes);
+/* The same under the slice lock of t (direct path, all_local regions). */
+void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *scale,
+                           const void *src, size_t bytes);
+void armcii_gmr_slice_lock(const armcii_target_t *t);
+void armcii_gmr_slice_unlock(const armcii_target_t *t);
+
+/* Local side of an accumulate issued on the MPI path: contiguous at base, or
+ * described for MPI by ltype and, for staging, by pieces in payload order. */
+typedef struct {
+    const char *base;
+    MPI_Datatype ltype;   /* MPI_DATATYPE_NULL: `bytes` contiguous bytes */
+    size_t bytes;         /* payload */
+    int (*next)(void *ctx, const char **p, size_t *len); /* NULL: contiguous */
+    void *ctx;
+} armcii_gmr_src_t;
+
+/* One accumulate call: its arithmetic, and the staging area of a scaled
+ * accumulate (MPI only sums, so scale*src is formed at the origin). */
+typedef struct {
+    int datatype;
+    const void *scale;
+    MPI_Datatype mt;
+    int elem, mult, scaled;
+    char *tmp;
+    size_t cap, used;
+    double inl[32];
+} armcii_gmr_acc_t;
+
+/* cap: staging bytes wanted (scaled only); 0 = sized by the first issue. */
+void armcii_gmr_acc_begin(armcii_gmr_acc_t *a, int datatype, const void *scale, size_t cap);
+/* Issue dst += scale * src to t (tcount x ttype, or the payload's elements
+ * when ttype is MPI_DATATYPE_NULL).  Returns 0, or 1 when the staging area
+ * is full: complete what was issued, call armcii_gmr_acc_reset, retry. */
+int armcii_gmr_acc_issue(armcii_gmr_acc_t *a, const armcii_target_t *t,
+                         const armcii_gmr_src_t *src, MPI_Datatype ttype);
+/* The policy: a staged (scaled) operation completes locally now, whatever
+ * c says, since its temporary is reused or freed next; else as c says. */
+void armcii_gmr_acc_complete(armcii_gmr_acc_t *a, const armcii_gmr_cmpl_t *c,
+                             const armcii_target_t *t);
+/* Everything staged so far is locally complete: reuse the area. */
+void armcii_gmr_acc_reset(armcii_gmr_acc_t *a);
+void armcii_gmr_acc_end(armcii_gmr_acc_t *a);
+
+/* ---- completion sets behind nonblocking handles (gmr_cset.c) ---- */
+/* Record an issued operation in hdl's set (NULL: the implicit set). */
+void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t);
+/* Complete hdl's operations (none: returns at once) and release the set. */
+void armcii_gmr_nb_wait(armci_hdl_t *hdl);
+/* Complete the implicit operations to proc (-1: all of them). */
+void armcii_gmr_nb_wait_proc(int proc);
+/* Drop every entry that refers to g (its window is about to go). */
+void armcii_gmr_nb_purge(const armcii_gmr_t *g);
+/* Complete what is left and release the sets (finalize). */
+void armcii_gmr_nb_finalize(void);
+
+/* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
+#ifdef ARMCII_GHOSTS
+/* Collective over g->comm: 1 when the ghost layer provides the memory of g
+ * (then *mem is my slice, NULL for size 0, and g->win is created with
+ * MPI_Win_create over it), 0 for the default path. */
+int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem);
+void armcii_gmr_ghost_created(armcii_gmr_t *g);
+void armcii_gmr_ghost_freed(armcii_gmr_t *g);
+/* May rewrite t->win, t->rank, t->disp to the target's ghost. */
+void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t);
+/* Remote-complete what was redirected for g's rank grank (-1: all). */
+void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank);
+void armcii_gmr_ghost_init(void);
+void armcii_gmr_ghost_finalize(void);
+#else
+static inline int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
+{
+    (void)g, (void)size, (void)mem;
+    return 0;
+}
+static inline void armcii_gmr_ghost_created(armcii_gmr_t *g) { (void)g; }
+static inline void armcii_gmr_ghost_freed(armcii_gmr_t *g) { (void)g; }
+static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
+{
+    (void)cls, (void)t;
+}
+static inline void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank) { (void)g, (void)grank; }
+static inline void armcii_gmr_ghost_init(void) {}
+static inline void armcii_gmr_ghost_finalize(void) {}
+#endif
 
 #endif /* ARMCI_GMR_H */

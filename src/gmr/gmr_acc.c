@@ -1,15 +1,23 @@
 /*
- * Accumulate arithmetic shared by every path: the MPI element type of each
- * ARMCI_ACC_* code, origin-side scaling (MPI only sums), and the direct
- * node-local accumulate under the target slice's lock.
+ * Accumulates, for every caller (contiguous, strided, vector): the MPI
+ * element type of each ARMCI_ACC_* code, the CPU kernels, the direct
+ * node-local accumulate under the target slice's lock, and the one
+ * function that issues accumulates on the MPI path with its policy for
+ * scaled operations (armcii_gmr_acc_issue / armcii_gmr_acc_complete).
  */
-#include <complex.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gmr.h"
-#include "../armci/armci_int.h"
+
+int armcii_gmr_acc_elem(int datatype)
+{
+    static const int size[] = {4, 8, 4, 8, 8, 16};
+    return datatype >= ARMCI_ACC_INT && datatype <= ARMCI_ACC_DCP ? size[datatype] : -1;
+}
 
 void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult)
 {
@@ -22,7 +30,7 @@ void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult)
     *mult = info[datatype].mult;
 }
 
-int armcii_gmr_acc_identity(int datatype, const void *scale)
+static int acc_identity(int datatype, const void *scale)
 {
     switch (datatype) {
     case ARMCI_ACC_INT: return *(const int *)scale == 1;
@@ -83,7 +91,7 @@ int armcii_gmr_acc_identity(int datatype, const void *scale)
         }                                                                     \
     } while (0)
 
-ACC_VECTORIZE void armcii_gmr_acc_scale(int datatype, const void *scale, const void *src,
+ACC_VECTORIZE static void acc_scale(int datatype, const void *scale, const void *src,
                           void *dst, size_t bytes)
 {
     switch (datatype) {
@@ -143,4 +151,87 @@ void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *s
     armcii_gmr_slice_lock(t);
     armcii_gmr_acc_kernel(datatype, scale, src, t->direct, bytes);
     armcii_gmr_slice_unlock(t);
+}
+
+/* ---- the MPI-path accumulate and its scaling policy ---- */
+
+static void stage_reserve(armcii_gmr_acc_t *a, size_t cap)
+{
+    if (a->tmp && a->tmp != (char *)a->inl)
+        free(a->tmp);
+    a->tmp = cap <= sizeof a->inl ? (char *)a->inl : malloc(cap);
+    if (!a->tmp)
+        armcii_error(armcii_current_call ? armcii_current_call : "ARMCI_Acc",
+                     "out of memory for a %zu-byte scaled accumulate buffer", cap);
+    a->cap = cap;
+    a->used = 0;
+}
+
+void armcii_gmr_acc_begin(armcii_gmr_acc_t *a, int datatype, const void *scale, size_t cap)
+{
+    a->datatype = datatype;
+    a->scale = scale;
+    armcii_gmr_acc_type(datatype, &a->mt, &a->elem, &a->mult);
+    a->scaled = !acc_identity(datatype, scale);
+    a->tmp = NULL;
+    a->cap = a->used = 0;
+    if (a->scaled && cap)
+        stage_reserve(a, cap);
+}
+
+int armcii_gmr_acc_issue(armcii_gmr_acc_t *a, const armcii_target_t *t,
+                         const armcii_gmr_src_t *src, MPI_Datatype ttype)
+{
+    size_t nel = src->bytes / (size_t)a->elem * (size_t)a->mult;
+    if (ARMCII_UNLIKELY(nel > INT_MAX))
+        armcii_error(armcii_current_call ? armcii_current_call : "ARMCI_Acc",
+                     "accumulate of %zu bytes is too large for one MPI operation", src->bytes);
+    int n = (int)nel, tc = ttype == MPI_DATATYPE_NULL ? n : 1;
+    MPI_Datatype tt = ttype == MPI_DATATYPE_NULL ? a->mt : ttype;
+    if (!a->scaled) {
+        if (src->ltype != MPI_DATATYPE_NULL)
+            armcii_gmr_acc_mpi(t, src->base, 1, src->ltype, tc, tt);
+        else
+            armcii_gmr_acc_mpi(t, src->base, n, a->mt, tc, tt);
+        return 0;
+    }
+    /* MPI only sums: scale*src goes to a temporary, contiguous, that must
+     * live until the operation is locally complete. */
+    if (!a->tmp || (a->used == 0 && src->bytes > a->cap))
+        stage_reserve(a, src->bytes);
+    if (a->used + src->bytes > a->cap)
+        return 1;
+    char *s = a->tmp + a->used;
+    if (!src->next) {
+        acc_scale(a->datatype, a->scale, src->base, s, src->bytes);
+    } else {
+        const char *p;
+        size_t len, pos = 0;
+        while (pos < src->bytes && src->next(src->ctx, &p, &len)) {
+            acc_scale(a->datatype, a->scale, p, s + pos, len);
+            pos += len;
+        }
+    }
+    a->used += src->bytes;
+    armcii_gmr_acc_mpi(t, s, n, a->mt, tc, tt);
+    return 0;
+}
+
+void armcii_gmr_acc_complete(armcii_gmr_acc_t *a, const armcii_gmr_cmpl_t *c,
+                             const armcii_target_t *t)
+{
+    if (a->used)
+        armcii_gmr_complete_local(t);
+    else
+        armcii_gmr_complete(c, t);
+}
+
+void armcii_gmr_acc_reset(armcii_gmr_acc_t *a) { a->used = 0; }
+
+void armcii_gmr_acc_end(armcii_gmr_acc_t *a)
+{
+    if (a->tmp && a->tmp != (char *)a->inl)
+        free(a->tmp);
+    a->tmp = NULL;
+    a->cap = a->used = 0;
 }

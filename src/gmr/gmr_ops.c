@@ -8,8 +8,6 @@
  */
 #include <string.h>
 #include "gmr.h"
-#include "../armci/armci_int.h"
-#include "../progress/progress.h"
 
 /* dirty[] bits: DIRTY_WIN for writes through the region's window,
  * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where
@@ -35,9 +33,13 @@ static void mark_dirty(const armcii_target_t *t)
         g->ndirty++;
     g->dirty[t->grank] |= bit;
     if (!g->in_dirty_list) {
-        g->in_dirty_list = 1;
-        g->next_dirty = armcii_gmr_state.dirty;
-        armcii_gmr_state.dirty = g;
+        armcii_lock(&armcii_gmr_state.lock);
+        if (!g->in_dirty_list) {
+            g->in_dirty_list = 1;
+            g->next_dirty = armcii_gmr_state.dirty;
+            armcii_gmr_state.dirty = g;
+        }
+        armcii_unlock(&armcii_gmr_state.lock);
     }
 }
 
@@ -55,8 +57,8 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
     ARMCII_MPI(MPI_Get(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win));
 }
 
-void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
-                    MPI_Datatype stype, int tcount, MPI_Datatype ttype)
+void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
+                        MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
     mark_dirty(t);
     ARMCII_MPI(MPI_Accumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
@@ -74,7 +76,7 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
  * opal_progress(), which its own RMA calls never run: a process that polls
  * through RMA alone starves every atomic and accumulate aimed at it
  * (tests/mpi/ompi_ucx_rma_progress_repro.c).  Where a window is such an
- * osc/ucx window (GS.poke), every ARMCII_POKE_EVERY-th completion on the
+ * osc/ucx window (armcii_gmr_state.poke), every ARMCII_POKE_EVERY-th completion on the
  * MPI path also calls MPI_Iprobe (~90 ns), which keeps the process serving
  * others at ~1.5 ns per operation.  Elsewhere no poke: under
  * mpi_yield_when_idle (oversubscribed runs) an idle MPI_Iprobe yields the
@@ -83,11 +85,21 @@ void armcii_gmr_acc(const armcii_target_t *t, const void *src, int scount,
 static inline void poke(void)
 {
     if (ARMCII_UNLIKELY(armcii_gmr_state.poke) &&
-        ++armcii_gmr_state.completions % ARMCII_POKE_EVERY == 0) {
-        int flag;
-        ARMCII_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, armcii_state.internal, &flag,
-                              MPI_STATUS_IGNORE));
-    }
+        __atomic_add_fetch(&armcii_gmr_state.completions, 1, __ATOMIC_RELAXED) %
+                ARMCII_POKE_EVERY == 0)
+        armcii_gmr_progress();
+}
+
+unsigned long armcii_gmr_redirected(void)
+{
+    return __atomic_load_n(&armcii_gmr_state.redirected, __ATOMIC_RELAXED);
+}
+
+void armcii_gmr_progress(void)
+{
+    int flag;
+    ARMCII_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, armcii_state.internal, &flag,
+                          MPI_STATUS_IGNORE));
 }
 
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
@@ -104,6 +116,14 @@ void armcii_gmr_complete_local(const armcii_target_t *t)
     armcii_gmr_complete_win(t->win, t->rank, t->reads);
 }
 
+void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t)
+{
+    if (c->blocking)
+        armcii_gmr_complete_local(t);
+    else
+        armcii_gmr_nb_track(c->hdl, t);
+}
+
 void armcii_gmr_complete_remote(const armcii_target_t *t)
 {
     poke();
@@ -118,7 +138,7 @@ static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
     if (bits & DIRTY_WIN)
         ARMCII_MPI(MPI_Win_flush(r, g->win));
     if (bits & DIRTY_GHOST)
-        armcii_progress_fence(g, r);
+        armcii_gmr_ghost_fence(g, r);
     g->dirty[r] &= (unsigned char)~bits;
     if (bits && !g->dirty[r])
         g->ndirty--;
@@ -177,9 +197,16 @@ void armcii_gmr_fence_all(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (armcii_gmr_t *g = armcii_gmr_state.dirty; g; g = g->next_dirty) {
         ARMCII_MPI(MPI_Win_flush_all(g->win));
-        armcii_progress_fence(g, -1);
+        armcii_gmr_ghost_fence(g, -1);
         memset(g->dirty, 0, (size_t)g->size);
         g->ndirty = 0;
     }
     prune_dirty();
+}
+
+void armcii_gmr_barrier(void)
+{
+    armcii_gmr_fence_all();
+    ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

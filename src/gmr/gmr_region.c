@@ -1,7 +1,7 @@
 /*
  * Region allocation and free.
  *
- * How the memory is obtained (DESIGN decision 1, measured on Open MPI 4.1.4):
+ * How the memory is obtained (measured on Open MPI 4.1.4):
  *  - Where MPI_Win_allocate_shared works (probed once at init), each region's
  *    memory is a node-shared segment over the members of my (virtual) node:
  *    that gives direct pointers for the node-local path, and osc/sm names its
@@ -18,116 +18,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmr.h"
-#include "../armci/armci_int.h"
-#include "../progress/progress.h"
 
-armcii_gmr_state_t armcii_gmr_state;
+armcii_gmr_state_t armcii_gmr_state = {.create_lock = MPI_WIN_NULL, .async_hint = -1};
 #define GS armcii_gmr_state
 
 /* Probe whether this MPI gives shared-memory windows on the node comm. */
 static int probe_shm(MPI_Comm node)
 {
-    MPI_Comm c;
     MPI_Win w;
     void *p;
     int ok, all;
-    ARMCII_MPI(MPI_Comm_dup(node, &c));
-    ARMCII_MPI(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
-    ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, c, &p, &w) == MPI_SUCCESS;
+    ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, node, &p, &w) == MPI_SUCCESS;
     if (ok)
-        MPI_Win_free(&w);
-    ARMCII_MPI(MPI_Comm_free(&c));
+        ARMCII_MPI(MPI_Win_free(&w));
     ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, armcii_state.world));
     return all;
 }
 
 void armcii_gmr_init(void)
 {
-    MPI_Comm world = armcii_state.world, real;
     int n = armcii_state.nproc, me = armcii_state.rank;
-    int vn = armcii_state.cfg.virtual_node_size;
-
+    long hint = GS.async_hint;
     memset(&GS, 0, sizeof GS);
+    GS.async_hint = (int)hint;
+    GS.create_lock = MPI_WIN_NULL;
+    GS.profile = armcii_state.cfg.profile;
     if (armcii_gmr_table_init(&GS.table, n))
         armcii_error("ARMCI_Init", "out of memory for the translation table");
-    ARMCII_MPI(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &real));
-    if (vn > 0) {
-        ARMCII_MPI(MPI_Comm_split(real, me / vn, me, &GS.node));
-        ARMCII_MPI(MPI_Comm_free(&real));
-    } else {
-        GS.node = real;
-    }
-    MPI_Comm_size(GS.node, &GS.node_size);
-    MPI_Comm_rank(GS.node, &GS.node_rank);
-    int first = me;
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, GS.node));
-    GS.node_first = first;
-    int *leader = malloc((size_t)n * sizeof(int));
-    GS.node_of = malloc((size_t)n * sizeof(int));
-    GS.node_index = malloc((size_t)n * sizeof(int));
-    if (!leader || !GS.node_of || !GS.node_index)
-        armcii_error("ARMCI_Init", "out of memory");
-    ARMCII_MPI(MPI_Allgather(&first, 1, MPI_INT, leader, 1, MPI_INT, world));
-    ARMCII_MPI(MPI_Allgather(&GS.node_rank, 1, MPI_INT, GS.node_index, 1, MPI_INT, world));
-    /* Dense node indices in order of each node's lowest rank. */
-    for (int p = 0; p < n; p++)
-        GS.node_of[p] = leader[p] == p ? GS.nnodes++ : GS.node_of[leader[p]];
-    free(leader);
-    GS.shm_ok = probe_shm(GS.node);
+    GS.shm_ok = probe_shm(armcii_state.node);
     /* The first window of the run: an MPI that cannot make windows at all
-     * here gets a clear error, not the MPI's abort. */
-    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
-    int rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, world, &GS.create_lock);
-    MPI_Comm_set_errhandler(world, MPI_ERRORS_ARE_FATAL);
+     * here gets a clear error, not the MPI's abort.  MPI_Win_allocate is the
+     * kind every osc provides (a one-process Open MPI job has only osc/sm,
+     * which refuses MPI_Win_create). */
+    void *base;
+    int rc = MPI_Win_allocate(0, 1, MPI_INFO_NULL, armcii_state.world, &base, &GS.create_lock);
     if (rc != MPI_SUCCESS)
         armcii_error("ARMCI_Init", "this MPI cannot create RMA windows (MPI error %d)%s", rc,
-                     armcii_gmr_no_windows_hint());
-    GS.poke = armcii_gmr_win_is_ompi4_ucx(GS.create_lock);
+                     armcii_no_windows_hint());
+    armcii_win_errors_return(GS.create_lock);
+    GS.poke = (armcii_win_quirks(GS.create_lock) & ARMCII_QUIRK_WIN_POKE) != 0;
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
     if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
         armcii_warn("this MPI refuses shared-memory windows; node-local path off");
-    armcii_log(1, "nodes: %d (%s), ranks in my node: %d, shared windows: %s, "
-               "node-local path: %s", GS.nnodes, vn > 0 ? "virtual" : "real",
-               GS.node_size, GS.shm_ok ? "yes" : "no", GS.direct ? "on" : "off");
-}
-
-/* The osc component names its windows ("ucx window N"); Open MPI 5
- * reworked osc/ucx, so only 4.x and older match. */
-int armcii_gmr_win_is_ompi4_ucx(MPI_Win win)
-{
-    char name[MPI_MAX_OBJECT_NAME] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len, major = 0;
-    PMPI_Win_get_name(win, name, &len);
-    PMPI_Get_library_version(lib, &len);
-    const char *v = strstr(lib, "Open MPI v");
-    if (v)
-        major = atoi(v + strlen("Open MPI v"));
-    return v && major < 5 && strncmp(name, "ucx window", 10) == 0;
-}
-
-/* Known case: Open MPI 4.1's osc pt2pt refuses windows when
- * MPI_THREAD_MULTIPLE was granted. */
-const char *armcii_gmr_no_windows_hint(void)
-{
-    int level = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&level);
-    return level == MPI_THREAD_MULTIPLE
-               ? "; with MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: "
-                 "initialize MPI with a lower thread level or use another osc"
-               : "";
-}
-
-int armcii_gmr_direct_enabled(void) { return GS.direct; }
-int armcii_gmr_node_size(void) { return GS.node_size; }
-int armcii_gmr_node_first(void) { return GS.node_first; }
-int armcii_gmr_node_count(void) { return GS.nnodes; }
-int armcii_gmr_node_of(int abs) { return GS.node_of[abs]; }
-
-int armcii_gmr_node_rank_of(int abs)
-{
-    if (abs < 0 || abs >= armcii_state.nproc)
-        return -1;
-    return GS.node_of[abs] == GS.node_of[armcii_state.rank] ? GS.node_index[abs] : -1;
+    armcii_log(1, "shared windows: %s, node-local path: %s, RMA component: %s",
+               GS.shm_ok ? "yes" : "no", GS.direct ? "on" : "off",
+               armcii_osc_name(armcii_win_component(GS.create_lock)));
+    armcii_gmr_ghost_init();
 }
 
 static void list_link(armcii_gmr_t *g)
@@ -159,24 +95,24 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
     ARMCII_MPI(MPI_Info_create(&info));
     ARMCII_MPI(MPI_Info_set(info, "same_disp_unit", "true"));
     ARMCII_MPI(MPI_Info_set(info, "epochs_used", "lockall"));
-    if (armcii_progress_alloc_slice(g, size, &seg)) {
-        /* ghost-progress build: slices the ghosts can map (progress module) */
+    if (armcii_gmr_ghost_alloc(g, size, &seg)) {
+        /* ghost-progress build: slices the ghosts can map (gmr_ghost.c) */
         ARMCII_MPI(MPI_Win_create(seg, (MPI_Aint)size, 1, info, g->comm, &g->win));
         g->shm_win = MPI_WIN_NULL;
         g->disp_hdr = 0;
-        MPI_Info_free(&info);
+        ARMCII_MPI(MPI_Info_free(&info));
         return seg;
     }
     if (!GS.shm_ok) {
         ARMCII_MPI(MPI_Win_allocate((MPI_Aint)size, 1, info, g->comm, &seg, &g->win));
         g->shm_win = MPI_WIN_NULL;
         g->disp_hdr = 0;
-        MPI_Info_free(&info);
+        ARMCII_MPI(MPI_Info_free(&info));
         return size ? seg : NULL;
     }
-    int me_node = armcii_gmr_state.node_of[armcii_state.rank], nsize;
+    int me_node = armcii_node_of(armcii_state.rank), nsize;
     ARMCII_MPI(MPI_Comm_split(g->comm, me_node, g->rank, &g->node_comm));
-    MPI_Comm_size(g->node_comm, &nsize);
+    ARMCII_MPI(MPI_Comm_size(g->node_comm, &nsize));
     ARMCII_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
     ARMCII_MPI(MPI_Win_allocate_shared((MPI_Aint)(size + ARMCII_SLICE_HDR), 1, info,
                                        g->node_comm, &seg, &g->shm_win));
@@ -189,7 +125,7 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
                                   g->comm, &g->win));
     }
     g->all_local = GS.direct && nsize == g->size;
-    MPI_Info_free(&info);
+    ARMCII_MPI(MPI_Info_free(&info));
     return seg + ARMCII_SLICE_HDR;
 }
 
@@ -227,17 +163,17 @@ static void map_node_slices(armcii_gmr_t *g)
         return;
     int nsize;
     MPI_Group ng, gg;
-    MPI_Comm_size(g->node_comm, &nsize);
+    ARMCII_MPI(MPI_Comm_size(g->node_comm, &nsize));
     int *nr = malloc((size_t)nsize * 2 * sizeof(int));
     if (!nr)
         armcii_error("ARMCI_Malloc", "out of memory");
     for (int i = 0; i < nsize; i++)
         nr[i] = i;
-    MPI_Comm_group(g->node_comm, &ng);
-    MPI_Comm_group(g->comm, &gg);
+    ARMCII_MPI(MPI_Comm_group(g->node_comm, &ng));
+    ARMCII_MPI(MPI_Comm_group(g->comm, &gg));
     ARMCII_MPI(MPI_Group_translate_ranks(ng, nsize, nr, gg, nr + nsize));
-    MPI_Group_free(&ng);
-    MPI_Group_free(&gg);
+    ARMCII_MPI(MPI_Group_free(&ng));
+    ARMCII_MPI(MPI_Group_free(&gg));
     for (int i = 0; i < nsize; i++) {
         MPI_Aint qsize;
         int qdisp;
@@ -280,7 +216,7 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     unsigned long mx = size;
     ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm));
     int gsize;
-    MPI_Comm_size(comm, &gsize);
+    ARMCII_MPI(MPI_Comm_size(comm, &gsize));
     if (mx == 0) {
         for (int r = 0; r < gsize; r++)
             base_ptrs[r] = NULL;
@@ -289,10 +225,10 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     armcii_gmr_t *g = calloc(1, sizeof *g);
     if (!g)
         armcii_error(call, "out of memory");
-    ARMCII_MPI(MPI_Comm_dup(comm, &g->comm));
+    armcii_comm_dup(comm, &g->comm);
     g->node_comm = MPI_COMM_NULL;
-    MPI_Comm_size(g->comm, &g->size);
-    MPI_Comm_rank(g->comm, &g->rank);
+    ARMCII_MPI(MPI_Comm_size(g->comm, &g->size));
+    ARMCII_MPI(MPI_Comm_rank(g->comm, &g->rank));
     g->abs_of = malloc((size_t)g->size * sizeof(int));
     g->slice = calloc((size_t)g->size, sizeof *g->slice);
     g->dirty = calloc((size_t)g->size, 1);
@@ -305,10 +241,13 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     group_creation(g, 0);
     if (size && armcii_state.cfg.debug_alloc)
         memset(mybase, 0, size);
+    armcii_win_errors_return(g->win);
+    if (g->shm_win != MPI_WIN_NULL && g->shm_win != g->win)
+        armcii_win_errors_return(g->shm_win);
     ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
-    GS.poke |= armcii_gmr_win_is_ompi4_ucx(g->win);
+    GS.poke |= (armcii_win_quirks(g->win) & ARMCII_QUIRK_WIN_POKE) != 0;
     fill_slices(g, size ? mybase : NULL, size);
-    armcii_progress_region_created(g);
+    armcii_gmr_ghost_created(g);
     list_link(g);
     GS.allocations++;
     ARMCII_MPI(MPI_Barrier(g->comm));
@@ -324,7 +263,8 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
 /* Tear down g (collective over g->comm). */
 static void region_free(armcii_gmr_t *g)
 {
-    armcii_progress_region_freed(g);
+    armcii_gmr_nb_purge(g);
+    armcii_gmr_ghost_freed(g);
     ARMCII_MPI(MPI_Win_flush_all(g->win));
     ARMCII_MPI(MPI_Barrier(g->comm));
     ARMCII_MPI(MPI_Win_unlock_all(g->win));
@@ -337,8 +277,8 @@ static void region_free(armcii_gmr_t *g)
             armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
     list_unlink(g);
     if (g->node_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&g->node_comm);
-    MPI_Comm_free(&g->comm);
+        ARMCII_MPI(MPI_Comm_free(&g->node_comm));
+    ARMCII_MPI(MPI_Comm_free(&g->comm));
     free(g->abs_of);
     free(g->slice);
     free(g->dirty);
@@ -356,7 +296,7 @@ void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
 {
     armcii_gmr_t *mine = NULL;
     int grank, leader;
-    MPI_Comm_rank(comm, &grank);
+    ARMCII_MPI(MPI_Comm_rank(comm, &grank));
     if (ptr) {
         mine = armcii_gmr_find_local(ptr);
         if (!mine)
@@ -381,7 +321,7 @@ void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
         armcii_error(call, "processes passed pointers of different allocations (or an "
                      "allocation this process is not part of)");
     int gsize;
-    MPI_Comm_size(comm, &gsize);
+    ARMCII_MPI(MPI_Comm_size(comm, &gsize));
     if (gsize != g->size)
         armcii_error(call, "the allocation was made over a group of %d processes, freed "
                      "over %d", g->size, gsize);
@@ -391,6 +331,7 @@ void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
 int armcii_gmr_finalize(void)
 {
     int leaked = 0;
+    armcii_gmr_nb_finalize();
     /* Oldest first: the order every member created them in. */
     armcii_gmr_t *g = GS.regions;
     while (g && g->next)
@@ -401,10 +342,9 @@ int armcii_gmr_finalize(void)
         leaked++;
         g = prev;
     }
+    armcii_gmr_ghost_finalize();
+    armcii_gmr_local_finalize();
     armcii_gmr_table_destroy(&GS.table);
-    MPI_Win_free(&GS.create_lock);
-    MPI_Comm_free(&GS.node);
-    free(GS.node_of);
-    free(GS.node_index);
+    ARMCII_MPI(MPI_Win_free(&GS.create_lock));
     return leaked;
 }

@@ -3,8 +3,6 @@
  * This is the one place every operation passes through before it is issued.
  */
 #include "gmr.h"
-#include "../armci/armci_int.h"
-#include "../progress/progress.h"
 
 int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
                          armcii_opclass_t cls, armcii_target_t *t)
@@ -17,7 +15,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     if (ARMCII_UNLIKELY(len > e->size - off))
         return -2;
     armcii_gmr_t *g = e->region;
-    armcii_gmr_slice_t *s = &g->slice[e->grank];
+    const armcii_gmr_slice_t *s = &g->slice[e->grank];
     t->gmr = g;
     t->win = g->win;
     t->rank = e->grank;
@@ -26,12 +24,15 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->disp = g->disp_hdr + (MPI_Aint)off;
     t->direct = s->direct ? s->direct + off : NULL;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
-    armcii_profile_op(cls, len);
+    if (ARMCII_UNLIKELY(armcii_gmr_state.profile)) {
+        armcii_gmr_state.ops[cls]++;
+        armcii_gmr_state.bytes[cls] += (double)len;
+    }
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
      * target is node-local, unless the region is served by CPU atomics. */
-    if (!t->direct || (cls >= ARMCII_OP_ACC && cls != ARMCII_OP_NOTIFY && !g->all_local))
-        armcii_progress_redirect(cls, t);
+    if (!t->direct || ((cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW) && !g->all_local))
+        armcii_gmr_ghost_redirect(cls, t);
     return 0;
 }
 

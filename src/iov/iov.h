@@ -17,21 +17,21 @@
  *    set, so CPU and MPI atomics never mix on one region;
  *  - a slice lock is never held across an MPI call (a peer spinning on it is
  *    not in MPI and could not progress our operation);
- *  - a scaled accumulate is staged in a temporary that lives until local
- *    completion, so its nonblocking form completes before returning;
- *  - known MPI bugs are routed around in iov_quirks.c only.
- * The conflict tree and the iterator (iov_avl.c, iov_iter.c) are pure C
- * with no MPI calls, so unit tests link them alone.
- * May call: src/gmr (translation, primitives, completion, accumulate
- * helpers) and src/armci (errors, logging, state, armcii_nb_track).
+ *  - accumulates on the MPI path are issued and completed through
+ *    armcii_gmr_acc_issue/complete, which own the scaled-accumulate policy;
+ *  - descriptor validation (iov_check.c) and the conflict tree and iterator
+ *    (iov_avl.c, iov_iter.c) are pure C with no MPI calls, so unit tests and
+ *    fuzzers link them alone.
+ * May call: src/gmr (translation, primitives, completion, accumulates) and
+ * src/common (errors, logging, state, quirks).
  */
 #ifndef ARMCI_IOV_H
 #define ARMCI_IOV_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <mpi.h>
-#include "armci.h"
+#include "../common/common.h"
+#include "../gmr/gmr.h"
 
 /* Deepest strided descriptor accepted (GA uses at most 6 for 7-d arrays). */
 #define ARMCII_IOV_MAX_LEVELS 32
@@ -96,9 +96,24 @@ typedef struct {
     int proc;
     int datatype;            /* ACC only */
     const void *scale;       /* ACC only */
-    armci_hdl_t *hdl;        /* nonblocking: explicit handle or NULL */
-    int blocking;
+    armcii_gmr_cmpl_t cmpl;  /* blocking, or the handle's set */
 } armcii_iov_op_t;
+
+/* Translate one remote range of op (0, or armcii_gmr_xlate_try's error
+ * when !must).  Gets fetch data, so their completion must cover reads
+ * (armcii_gmr_complete_win): the NONCONTIG class alone does not say so. */
+static inline int armcii_iov_xlate(const armcii_iov_op_t *op, const void *rem, size_t len,
+                                   int must, armcii_target_t *t)
+{
+    armcii_opclass_t cls = op->kind == ARMCII_IOV_ACC ? ARMCII_OP_ACC : ARMCII_OP_NONCONTIG;
+    int rc = 0;
+    if (must)
+        armcii_gmr_xlate(op->call, rem, len, op->proc, cls, t);
+    else
+        rc = armcii_gmr_xlate_try(rem, len, op->proc, cls, t);
+    t->reads |= op->kind == ARMCII_IOV_GET;
+    return rc;
+}
 
 /* A sequence of equal-sized segments: a vector descriptor (loc/rem arrays)
  * or a strided descriptor walked by an iterator (it != NULL). */
@@ -108,13 +123,23 @@ typedef struct {
     void **loc, **rem;
     char *lbase, *rbase;
     armcii_iov_iter_t *it;   /* stride[0] local, stride[1] remote */
-    int disjoint;            /* strided: remote blocks proven disjoint */
+    int disjoint;            /* strided: the written side's blocks proven disjoint */
     long pos;
 } armcii_iov_seq_t;
 
 /* Rewind and step a sequence: local and remote address of the next segment. */
 void armcii_iov_seq_rewind(armcii_iov_seq_t *s);
 int armcii_iov_seq_next(armcii_iov_seq_t *s, char **loc, char **rem);
+
+/* One operation described by datatypes (iov_methods.c; shared by the
+ * indexed and strided MPI paths).  typed_begin returns the count of base
+ * elements per block of block_bytes and starts a for accumulates;
+ * typed_issue issues put/get of (s->base, s->ltype) or the accumulate of
+ * the source s into rtype at t, completes as op asks and ends a. */
+int armcii_iov_typed_begin(const armcii_iov_op_t *op, int block_bytes, armcii_gmr_acc_t *a,
+                           MPI_Datatype *base);
+void armcii_iov_typed_issue(const armcii_iov_op_t *op, const armcii_target_t *t,
+                            armcii_gmr_acc_t *a, const armcii_gmr_src_t *s, MPI_Datatype rtype);
 
 /* Run a sequence with the configured IOV method (ARMCI_IOV_METHOD). */
 void armcii_iov_run(const armcii_iov_op_t *op, armcii_iov_seq_t *seq);
@@ -131,20 +156,15 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
 void armcii_iov_strided_type(int levels, const int count[], const int stride[],
                              MPI_Datatype base, int nbase, MPI_Datatype *out);
 
-/* ---- MPI quirks (iov_quirks.c) ---- */
-enum {
-    /* Accumulate with a derived datatype must be split into contiguous
-     * operations (one per block). */
-    ARMCII_QUIRK_ACC_DTYPE_SPLIT = 1
-};
-/* Bit set of quirks of the running MPI (computed once, logged once). */
-int armcii_iov_mpi_quirks(void);
-
-/* ---- module state: the one global of src/iov ---- */
-typedef struct {
-    armcii_iov_tree_t tree;  /* reused by every conflict check */
-    int quirks;              /* -1 until computed */
-} armcii_iov_state_t;
-extern armcii_iov_state_t armcii_iov_state;
+/* ---- descriptor validation (iov_check.c; pure C, fuzzed) ---- */
+/* 0 when the strided descriptor is well formed, else -1 with the reason in
+ * err; *empty = 1 when some count is 0 (nothing to move). */
+int armcii_iov_check_strided(const void *src, const int *sstr, const void *dst,
+                             const int *dstr, const int *count, int levels, int *empty,
+                             char *err, size_t errlen);
+/* The same for vector descriptors; elem is the element size that every
+ * segment length must be a multiple of (1 for put/get). */
+int armcii_iov_check_vector(const armci_giov_t *iov, int len, int elem, char *err,
+                            size_t errlen);
 
 #endif /* ARMCI_IOV_H */

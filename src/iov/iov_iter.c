@@ -1,7 +1,8 @@
 /*
  * Strided geometry in pure C (no MPI; unit-tested by
- * tests/unit/test_strided_iter.c): the segment iterator (the paper's
- * Algorithm 1 turned into a generator, so no segment list is ever built),
+ * tests/unit/test_strided_iter.c): the segment iterator (Algorithm 1 of
+ * Dinan et al., ARMCI over MPI one-sided communication, IPDPS 2012) as a
+ * generator, so no segment list is ever built,
  * extents, a disjointness proof, and local pack/unpack.
  */
 #include <stdlib.h>

@@ -3,23 +3,29 @@
  *  CONSERVATIVE  one operation and one completion per segment (any layout:
  *                segments in different regions, overlapping segments);
  *  BATCHED       one operation per segment, one completion per target at the
- *                end (or every iov_batched_limit operations);
+ *                end (or every ARMCI_IOV_BATCHED_LIMIT operations); needs
+ *                remote segments that do not overlap;
  *  DIRECT        one hindexed datatype per side, one operation; needs all
- *                segments in one slice and no overlap, else conservative;
- *  AUTO          translates every segment and inserts it into the conflict
- *                tree: overlap or several regions -> conservative, otherwise
- *                the method measured fastest here (see auto_pick()).
+ *                segments in one slice of one target and no overlap, else it
+ *                falls back (and the log says why);
+ *  AUTO          the conflict tree decides: overlapping segments ->
+ *                CONSERVATIVE, otherwise BATCHED, which beat DIRECT at every
+ *                size measured with benchmarks/bench_strided on Open MPI 4.1
+ *                (README, "Noncontiguous method choice").
  */
 #include <stdlib.h>
 #include <string.h>
 #include "iov.h"
-#include "../armci/armci_int.h"
-#include "../gmr/gmr.h"
 
 typedef struct {
     const char *name;
     void (*run)(const armcii_iov_op_t *op, armcii_iov_seq_t *seq);
 } iov_method_t;
+
+/* The conflict tree is reused call after call; one per thread. */
+static __thread armcii_iov_tree_t conflict_tree
+    __attribute__((tls_model("initial-exec")));
+static __thread int conflict_tree_ready __attribute__((tls_model("initial-exec")));
 
 void armcii_iov_seq_rewind(armcii_iov_seq_t *s)
 {
@@ -50,23 +56,13 @@ int armcii_iov_seq_next(armcii_iov_seq_t *s, char **loc, char **rem)
     return 1;
 }
 
-static armcii_opclass_t opclass(const armcii_iov_op_t *op)
-{
-    return op->kind == ARMCII_IOV_PUT ? ARMCII_OP_PUT
-         : op->kind == ARMCII_IOV_GET ? ARMCII_OP_GET : ARMCII_OP_ACC;
-}
-
 /* ---- the per-segment engine shared by CONSERVATIVE and BATCHED ---- */
 typedef struct {
     const armcii_iov_op_t *op;
-    MPI_Datatype mt;
-    int nelem;            /* MPI elements per segment (acc) */
-    int scaled;           /* acc with a non-identity scale */
-    char *tmp;            /* scaled segments issued since the last completion */
-    size_t tmpcap, tmpused;
-    armcii_target_t *pend;/* distinct (win, rank) with incomplete operations */
+    armcii_gmr_acc_t acc;  /* accumulates: arithmetic and staging */
+    armcii_target_t *pend; /* distinct (win, rank) with incomplete operations */
     int npend, cappend;
-    armcii_target_t lock; /* slice lock held (direct accumulates) */
+    armcii_target_t lock;  /* slice lock held (direct accumulates) */
     int locked;
     long issued;
 } eng_t;
@@ -75,18 +71,9 @@ static void eng_init(eng_t *e, const armcii_iov_op_t *op, int bytes, long batch)
 {
     memset(e, 0, sizeof *e);
     e->op = op;
-    if (op->kind != ARMCII_IOV_ACC)
-        return;
-    int elem, mult;
-    armcii_gmr_acc_type(op->datatype, &e->mt, &elem, &mult);
-    e->nelem = bytes / elem * mult;
-    e->scaled = !armcii_gmr_acc_identity(op->datatype, op->scale);
-    if (e->scaled) {
-        e->tmpcap = (size_t)bytes * (size_t)(batch > 0 ? batch : 1);
-        e->tmp = malloc(e->tmpcap);
-        if (!e->tmp)
-            armcii_error(op->call, "out of memory for a %zu-byte scaled buffer", e->tmpcap);
-    }
+    if (op->kind == ARMCII_IOV_ACC)
+        armcii_gmr_acc_begin(&e->acc, op->datatype, op->scale,
+                             (size_t)bytes * (size_t)(batch > 0 ? batch : 1));
 }
 
 static void eng_unlock(eng_t *e)
@@ -112,27 +99,29 @@ static void eng_pend(eng_t *e, const armcii_target_t *t)
     e->pend[e->npend++] = *t;
 }
 
-/* Complete (or, nonblocking, hand to the handle) everything issued so far.
- * A scaled temporary forces local completion: it is reused or freed next. */
-static void eng_complete(eng_t *e)
+/* Complete everything issued so far as the call asks (conservative: now). */
+static void eng_complete(eng_t *e, int now)
 {
+    static const armcii_gmr_cmpl_t local = {1, NULL};
+    const armcii_gmr_cmpl_t *c = now ? &local : &e->op->cmpl;
     eng_unlock(e);
-    int local = e->op->blocking || e->scaled;
     for (int i = 0; i < e->npend; i++) {
-        if (local)
-            armcii_gmr_complete_local(&e->pend[i]);
+        if (e->op->kind == ARMCII_IOV_ACC)
+            armcii_gmr_acc_complete(&e->acc, c, &e->pend[i]);
         else
-            armcii_nb_track(e->op->hdl, &e->pend[i]);
+            armcii_gmr_complete(c, &e->pend[i]);
     }
+    if (e->op->kind == ARMCII_IOV_ACC)
+        armcii_gmr_acc_reset(&e->acc);
     e->npend = 0;
-    e->tmpused = 0;
     e->issued = 0;
 }
 
 static void eng_done(eng_t *e)
 {
-    eng_complete(e);
-    free(e->tmp);
+    eng_complete(e, 0);
+    if (e->op->kind == ARMCII_IOV_ACC)
+        armcii_gmr_acc_end(&e->acc);
     free(e->pend);
 }
 
@@ -147,12 +136,22 @@ static void eng_acc_direct(eng_t *e, const armcii_target_t *t, const char *l, in
     armcii_gmr_acc_kernel(e->op->datatype, e->op->scale, l, t->direct, (size_t)bytes);
 }
 
+static void eng_acc_mpi(eng_t *e, const armcii_target_t *t, const char *l, int bytes)
+{
+    armcii_gmr_src_t s = {l, MPI_DATATYPE_NULL, (size_t)bytes, NULL, NULL};
+    if (armcii_gmr_acc_issue(&e->acc, t, &s, MPI_DATATYPE_NULL)) {
+        /* staging area full: its operations must complete before reuse */
+        eng_complete(e, 1);
+        armcii_gmr_acc_issue(&e->acc, t, &s, MPI_DATATYPE_NULL);
+    }
+}
+
 /* One segment: node-local load/store where allowed, else one MPI operation. */
 static void eng_segment(eng_t *e, char *l, char *r, int bytes)
 {
     const armcii_iov_op_t *op = e->op;
     armcii_target_t t;
-    armcii_gmr_xlate(op->call, r, (size_t)bytes, op->proc, opclass(op), &t);
+    armcii_iov_xlate(op, r, (size_t)bytes, 1, &t);
     if (t.direct && op->kind == ARMCII_IOV_PUT) {
         memmove(t.direct, l, (size_t)bytes);
         return;
@@ -168,20 +167,12 @@ static void eng_segment(eng_t *e, char *l, char *r, int bytes)
         return;
     }
     eng_unlock(e);   /* never hold a slice lock inside MPI */
-    if (op->kind == ARMCII_IOV_PUT) {
+    if (op->kind == ARMCII_IOV_PUT)
         armcii_gmr_put(&t, l, bytes, MPI_BYTE, bytes, MPI_BYTE);
-    } else if (op->kind == ARMCII_IOV_GET) {
+    else if (op->kind == ARMCII_IOV_GET)
         armcii_gmr_get(&t, l, bytes, MPI_BYTE, bytes, MPI_BYTE);
-    } else if (e->scaled) {
-        if (e->tmpused + (size_t)bytes > e->tmpcap)
-            eng_complete(e);
-        char *s = e->tmp + e->tmpused;
-        armcii_gmr_acc_scale(op->datatype, op->scale, l, s, (size_t)bytes);
-        e->tmpused += (size_t)bytes;
-        armcii_gmr_acc(&t, s, e->nelem, e->mt, e->nelem, e->mt);
-    } else {
-        armcii_gmr_acc(&t, l, e->nelem, e->mt, e->nelem, e->mt);
-    }
+    else
+        eng_acc_mpi(e, &t, l, bytes);
     eng_pend(e, &t);
     e->issued++;
 }
@@ -194,12 +185,7 @@ static void run_conservative(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     armcii_iov_seq_rewind(seq);
     while (armcii_iov_seq_next(seq, &l, &r)) {
         eng_segment(&e, l, r, seq->bytes);
-        /* Conservative means complete now, whatever the handle says. */
-        eng_unlock(&e);
-        for (int i = 0; i < e.npend; i++)
-            armcii_gmr_complete_local(&e.pend[i]);
-        e.npend = 0;
-        e.tmpused = 0;
+        eng_complete(&e, 1); /* conservative: complete now, whatever the handle says */
     }
     eng_done(&e);
 }
@@ -208,7 +194,7 @@ static void run_batched(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
     long limit = armcii_state.cfg.iov_batched_limit;
     /* The batch limit applies to blocking calls; a scaled accumulate always
-     * completes within the call, so its temporary need not exceed one batch. */
+     * completes within the call, so its staging area need not exceed one batch. */
     long batch = limit > 0 ? (limit < seq->n ? limit : seq->n) : seq->n;
     eng_t e;
     char *l, *r;
@@ -216,53 +202,112 @@ static void run_batched(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     armcii_iov_seq_rewind(seq);
     while (armcii_iov_seq_next(seq, &l, &r)) {
         eng_segment(&e, l, r, seq->bytes);
-        if (limit > 0 && e.issued >= limit && (op->blocking || e.scaled))
-            eng_complete(&e);
+        if (limit > 0 && e.issued >= limit && (op->cmpl.blocking || e.acc.scaled))
+            eng_complete(&e, 1);
     }
     eng_done(&e);
+}
+
+/* 1 when no two segments of the written side overlap (the conflict tree,
+ * O(N log N)): remote for put and accumulate, local for get. */
+static int disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    char *l, *r;
+    if (seq->it && seq->disjoint)
+        return 1;
+    if (!conflict_tree_ready) {
+        armcii_iov_tree_init(&conflict_tree);
+        conflict_tree_ready = 1;
+    }
+    armcii_iov_tree_reset(&conflict_tree);
+    armcii_iov_seq_rewind(seq);
+    while (armcii_iov_seq_next(seq, &l, &r)) {
+        char *w = op->kind == ARMCII_IOV_GET ? l : r;
+        int rc = armcii_iov_tree_insert(&conflict_tree, (uintptr_t)w,
+                                        (uintptr_t)w + (size_t)seq->bytes);
+        if (rc < 0)
+            armcii_error(op->call, "out of memory in the IOV conflict check");
+        if (rc == 1)
+            return 0;
+    }
+    return 1;
 }
 
 /* ---- DIRECT: one hindexed datatype per side ---- */
 
 /* Translate every segment; 1 when all lie in one slice of one target on the
- * MPI path, in first (and, check_overlap, no two remote segments overlap). */
-static int one_slice(const armcii_iov_op_t *op, armcii_iov_seq_t *seq,
-                     armcii_target_t *first, int check_overlap)
+ * MPI path (first: the translation of the first segment). */
+static int one_slice(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, armcii_target_t *first)
 {
     armcii_target_t t;
     char *l, *r;
     int ok = 1;
-    armcii_iov_tree_t *tree = &armcii_iov_state.tree;
-    armcii_iov_tree_reset(tree);
     armcii_iov_seq_rewind(seq);
     for (long i = 0; armcii_iov_seq_next(seq, &l, &r); i++) {
-        armcii_gmr_xlate(op->call, r, (size_t)seq->bytes, op->proc, opclass(op), &t);
+        armcii_iov_xlate(op, r, (size_t)seq->bytes, 1, &t);
         if (i == 0)
             *first = t;
         else if (t.gmr != first->gmr || t.win != first->win || t.rank != first->rank)
             ok = 0;
-        if (ok && check_overlap) {
-            int rc = armcii_iov_tree_insert(tree, (uintptr_t)r, (uintptr_t)r + (size_t)seq->bytes);
-            if (rc < 0)
-                armcii_error(op->call, "out of memory in the IOV conflict tree");
-            ok = rc == 0;
-        }
-        if (!ok)
-            return 0;   /* the remaining segments are checked by the fallback */
     }
+    return ok;
+}
+
+int armcii_iov_typed_begin(const armcii_iov_op_t *op, int block_bytes, armcii_gmr_acc_t *a,
+                           MPI_Datatype *base)
+{
+    *base = MPI_BYTE;
+    if (op->kind != ARMCII_IOV_ACC)
+        return block_bytes;
+    int elem, mult;
+    armcii_gmr_acc_begin(a, op->datatype, op->scale, 0);
+    armcii_gmr_acc_type(op->datatype, base, &elem, &mult);
+    return block_bytes / elem * mult;
+}
+
+void armcii_iov_typed_issue(const armcii_iov_op_t *op, const armcii_target_t *t,
+                            armcii_gmr_acc_t *a, const armcii_gmr_src_t *s, MPI_Datatype rtype)
+{
+    void *loc = (void *)s->base;
+    if (op->kind == ARMCII_IOV_PUT) {
+        armcii_gmr_put(t, loc, 1, s->ltype, 1, rtype);
+        armcii_gmr_complete(&op->cmpl, t);
+    } else if (op->kind == ARMCII_IOV_GET) {
+        armcii_gmr_get(t, loc, 1, s->ltype, 1, rtype);
+        armcii_gmr_complete(&op->cmpl, t);
+    } else {
+        armcii_gmr_acc_issue(a, t, s, rtype);
+        armcii_gmr_acc_complete(a, &op->cmpl, t);
+        armcii_gmr_acc_end(a);
+    }
+}
+
+/* Local pieces of an indexed descriptor, for staging a scaled accumulate. */
+typedef struct {
+    const char *l0;
+    const MPI_Aint *ldisp;
+    long n, i;
+    size_t bytes;
+} pieces_t;
+
+static int next_piece(void *ctx, const char **p, size_t *len)
+{
+    pieces_t *pc = ctx;
+    if (pc->i >= pc->n)
+        return 0;
+    *p = pc->l0 + pc->ldisp[pc->i++];
+    *len = pc->bytes;
     return 1;
 }
 
-/* Issue the whole sequence as one operation on t (all checks done). */
 static void issue_indexed(const armcii_iov_op_t *op, armcii_iov_seq_t *seq,
                           const armcii_target_t *t)
 {
     long n = seq->n;
-    MPI_Aint *disp = malloc((size_t)n * 2 * sizeof *disp);
-    if (!disp || n > INT32_MAX)
-        armcii_error(op->call, "cannot build an indexed datatype of %ld segments", n);
-    MPI_Aint *ldisp = disp + n;
-    char *l, *r, *l0 = NULL, *r0 = NULL;
+    MPI_Aint *disp = malloc((size_t)n * 2 * sizeof(MPI_Aint)), *ldisp = disp + n;
+    char *l0 = NULL, *r0 = NULL, *l, *r;
+    if (!disp)
+        armcii_error(op->call, "out of memory for %ld displacements", n);
     armcii_iov_seq_rewind(seq);
     for (long i = 0; armcii_iov_seq_next(seq, &l, &r); i++) {
         if (i == 0)
@@ -270,110 +315,60 @@ static void issue_indexed(const armcii_iov_op_t *op, armcii_iov_seq_t *seq,
         disp[i] = (MPI_Aint)(r - r0);
         ldisp[i] = (MPI_Aint)(l - l0);
     }
-    MPI_Datatype base = MPI_BYTE, ltype, rtype;
-    int blen = seq->bytes, scaled = 0, elem = 1, mult = 1;
-    if (op->kind == ARMCII_IOV_ACC) {
-        armcii_gmr_acc_type(op->datatype, &base, &elem, &mult);
-        blen = seq->bytes / elem * mult;
-        scaled = !armcii_gmr_acc_identity(op->datatype, op->scale);
-    }
+    MPI_Datatype base, ltype = MPI_DATATYPE_NULL, rtype;
+    armcii_gmr_acc_t a;
+    int blen = armcii_iov_typed_begin(op, seq->bytes, &a, &base);
     ARMCII_MPI(MPI_Type_create_hindexed_block((int)n, blen, disp, base, &rtype));
     ARMCII_MPI(MPI_Type_commit(&rtype));
-    char *tmp = NULL;
-    if (scaled) {
-        /* MPI only sums: stage scale*src contiguously, complete before return. */
-        size_t total = (size_t)n * (size_t)seq->bytes;
-        tmp = malloc(total);
-        if (!tmp)
-            armcii_error(op->call, "out of memory for a %zu-byte scaled buffer", total);
-        for (long i = 0; i < n; i++)
-            armcii_gmr_acc_scale(op->datatype, op->scale, l0 + ldisp[i],
-                                 tmp + (size_t)i * (size_t)seq->bytes, (size_t)seq->bytes);
-        ARMCII_MPI(MPI_Type_contiguous((int)n * blen, base, &ltype));
-    } else {
+    if (op->kind != ARMCII_IOV_ACC || !a.scaled) {
         ARMCII_MPI(MPI_Type_create_hindexed_block((int)n, blen, ldisp, base, &ltype));
+        ARMCII_MPI(MPI_Type_commit(&ltype));
     }
-    ARMCII_MPI(MPI_Type_commit(&ltype));
-    char *lbuf = tmp ? tmp : l0;
-    if (op->kind == ARMCII_IOV_PUT)
-        armcii_gmr_put(t, lbuf, 1, ltype, 1, rtype);
-    else if (op->kind == ARMCII_IOV_GET)
-        armcii_gmr_get(t, lbuf, 1, ltype, 1, rtype);
-    else
-        armcii_gmr_acc(t, lbuf, 1, ltype, 1, rtype);
-    ARMCII_MPI(MPI_Type_free(&ltype));
+    pieces_t pc = {l0, ldisp, n, 0, (size_t)seq->bytes};
+    armcii_gmr_src_t s = {l0, ltype, (size_t)n * (size_t)seq->bytes, next_piece, &pc};
+    armcii_iov_typed_issue(op, t, &a, &s, rtype);
+    if (ltype != MPI_DATATYPE_NULL)
+        ARMCII_MPI(MPI_Type_free(&ltype));
     ARMCII_MPI(MPI_Type_free(&rtype));
-    if (op->blocking || tmp)
-        armcii_gmr_complete_local(t);
-    else
-        armcii_nb_track(op->hdl, t);
-    free(tmp);
     free(disp);
-}
-
-/* What AUTO uses for a disjoint single-slice descriptor on the MPI path.
- * Measured with benchmarks/bench_strided (Open MPI 4.1.4, osc rdma, one
- * node, ARMCI_NODE_LOCAL=off, median per op): BATCHED beats DIRECT
- * (hindexed) at every size, e.g. put 16 B x 1024: 21 us vs 59 us; 1 KiB x
- * 256: 8.4 us vs 16.7 us; get 16 B x 64: 1.4 us vs 2.8 us.  So AUTO picks
- * BATCHED; DIRECT stays selectable (the paper found it ahead on networks
- * whose MPI packs datatypes well). */
-static int auto_prefers_direct(const armcii_iov_op_t *op, const armcii_iov_seq_t *seq)
-{
-    (void)op;
-    (void)seq;
-    return 0;
 }
 
 static const iov_method_t method_conservative = {"CONSERVATIVE", run_conservative};
 static const iov_method_t method_batched = {"BATCHED", run_batched};
 
-static void log_method(const armcii_iov_op_t *op, const armcii_iov_seq_t *seq,
-                       const char *via, const iov_method_t *m)
+static void run_fallback(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, const char *via,
+                         const iov_method_t *m, const char *why)
 {
-    armcii_log(1, "%s: IOV method %s%s%s, %ld segments of %d bytes to %d", op->call,
-               via ? via : "", via ? " -> " : "", m->name, seq->n, seq->bytes, op->proc);
-}
-
-/* Checks done: fits = one slice t on one target, no overlap.  Conservative
- * when it does not fit; per-segment (batched) for node-local targets and
- * where the quirk table forbids derived-datatype accumulates; else one
- * operation with hindexed datatypes. */
-static void direct_or_fallback(const armcii_iov_op_t *op, armcii_iov_seq_t *seq,
-                               const char *via, int fits, const armcii_target_t *t)
-{
-    const iov_method_t *m = NULL;
-    if (!fits)
-        m = &method_conservative;
-    else if (t->direct || (op->kind == ARMCII_IOV_ACC &&
-                           (armcii_iov_mpi_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT)))
-        m = &method_batched;
-    else if (!strcmp(via, "AUTO") && !auto_prefers_direct(op, seq))
-        m = &method_batched;
-    if (m) {
-        log_method(op, seq, via, m);
-        m->run(op, seq);
-        return;
-    }
-    armcii_log(1, "%s: IOV method %s -> DIRECT, %ld segments of %d bytes to %d",
-               op->call, via, seq->n, seq->bytes, op->proc);
-    issue_indexed(op, seq, t);
+    armcii_log(3, "%s: IOV method %s -> %s (%s), %ld segments of %d bytes to %d", op->call,
+               via, m->name, why, seq->n, seq->bytes, op->proc);
+    m->run(op, seq);
 }
 
 static void run_direct(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
     armcii_target_t t;
-    int fits = seq->it && seq->disjoint ? one_slice(op, seq, &t, 0)
-                                        : one_slice(op, seq, &t, 1);
-    direct_or_fallback(op, seq, "DIRECT", fits, &t);
+    if (!one_slice(op, seq, &t)) {
+        run_fallback(op, seq, "DIRECT", &method_conservative, "segments in several regions");
+    } else if (!disjoint(op, seq)) {
+        run_fallback(op, seq, "DIRECT", &method_conservative, "overlapping segments");
+    } else if (t.direct) {
+        run_fallback(op, seq, "DIRECT", &method_batched, "node-local target");
+    } else if (op->kind == ARMCII_IOV_ACC &&
+               (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT)) {
+        run_fallback(op, seq, "DIRECT", &method_batched, "acc_dtype_split quirk");
+    } else {
+        armcii_log(3, "%s: IOV method DIRECT, %ld segments of %d bytes to %d", op->call,
+                   seq->n, seq->bytes, op->proc);
+        issue_indexed(op, seq, &t);
+    }
 }
 
 static void run_auto(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
-    armcii_target_t t;
-    int fits = seq->it && seq->disjoint ? one_slice(op, seq, &t, 0)
-                                        : one_slice(op, seq, &t, 1);
-    direct_or_fallback(op, seq, "AUTO", fits, &t);
+    if (disjoint(op, seq))
+        run_fallback(op, seq, "AUTO", &method_batched, "disjoint segments");
+    else
+        run_fallback(op, seq, "AUTO", &method_conservative, "overlapping segments");
 }
 
 static const iov_method_t method_direct = {"DIRECT", run_direct};
@@ -387,7 +382,8 @@ void armcii_iov_run_method(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, int
                           : method == ARMCII_IOV_BATCHED ? &method_batched
                           : method == ARMCII_IOV_DIRECT ? &method_direct : &method_auto;
     if (m == &method_conservative || m == &method_batched)
-        log_method(op, seq, NULL, m);
+        armcii_log(3, "%s: IOV method %s, %ld segments of %d bytes to %d", op->call, m->name,
+                   seq->n, seq->bytes, op->proc);
     m->run(op, seq);
 }
 

@@ -9,12 +9,9 @@
  * block by block; accumulates (all_local regions only) take the slice lock
  * once for the whole operation.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iov.h"
-#include "../armci/armci_int.h"
-#include "../gmr/gmr.h"
 
 /* Below this many blocks a datatype costs more than it saves: building and
  * freeing two types is ~0.35 us, while one put/get per block costs ~0.04 us
@@ -63,52 +60,43 @@ static void strided_local(const armcii_iov_op_t *op, char *loc, const int lstrid
     }
 }
 
+/* Local blocks in pack order, for staging a scaled accumulate. */
+typedef struct {
+    armcii_iov_iter_t it;
+    const char *loc;
+    size_t block;
+} blocks_t;
+
+static int next_block(void *ctx, const char **p, size_t *len)
+{
+    blocks_t *b = ctx;
+    ptrdiff_t lo;
+    if (!armcii_iov_iter_next(&b->it, &lo, NULL))
+        return 0;
+    *p = b->loc + lo;
+    *len = b->block;
+    return 1;
+}
+
 /* MPI path: one operation with a byte-stride datatype on each side. */
 static void strided_mpi(const armcii_iov_op_t *op, char *loc, const int lstride[],
                         const armcii_target_t *t, const int rstride[],
                         const int count[], int levels, long nseg)
 {
-    MPI_Datatype base = MPI_BYTE, ltype, rtype;
-    int nbase = count[0], elem = 1, mult = 1, scaled = 0;
-    if (op->kind == ARMCII_IOV_ACC) {
-        armcii_gmr_acc_type(op->datatype, &base, &elem, &mult);
-        nbase = count[0] / elem * mult;
-        scaled = !armcii_gmr_acc_identity(op->datatype, op->scale);
-    }
+    MPI_Datatype base, ltype = MPI_DATATYPE_NULL, rtype;
+    armcii_gmr_acc_t a;
+    int nbase = armcii_iov_typed_begin(op, count[0], &a, &base);
     armcii_iov_strided_type(levels, count, rstride, base, nbase, &rtype);
-    char *tmp = NULL, *lbuf = loc;
-    if (scaled) {
-        /* MPI only sums: pack scale*src contiguously; complete before return. */
-        if ((double)nseg * nbase > INT_MAX)
-            armcii_error(op->call, "scaled strided accumulate of %ld blocks is too large", nseg);
-        tmp = malloc((size_t)nseg * (size_t)count[0]);
-        if (!tmp)
-            armcii_error(op->call, "out of memory for a scaled buffer of %ld blocks", nseg);
-        armcii_iov_iter_t it;
-        ptrdiff_t lo;
-        armcii_iov_iter_init(&it, levels, count, lstride, NULL);
-        for (size_t pos = 0; armcii_iov_iter_next(&it, &lo, NULL); pos += (size_t)count[0])
-            armcii_gmr_acc_scale(op->datatype, op->scale, loc + lo, tmp + pos,
-                                 (size_t)count[0]);
-        ARMCII_MPI(MPI_Type_contiguous((int)(nseg * nbase), base, &ltype));
-        ARMCII_MPI(MPI_Type_commit(&ltype));
-        lbuf = tmp;
-    } else {
+    if (op->kind != ARMCII_IOV_ACC || !a.scaled)
         armcii_iov_strided_type(levels, count, lstride, base, nbase, &ltype);
-    }
-    if (op->kind == ARMCII_IOV_PUT)
-        armcii_gmr_put(t, lbuf, 1, ltype, 1, rtype);
-    else if (op->kind == ARMCII_IOV_GET)
-        armcii_gmr_get(t, lbuf, 1, ltype, 1, rtype);
-    else
-        armcii_gmr_acc(t, lbuf, 1, ltype, 1, rtype);
-    ARMCII_MPI(MPI_Type_free(&ltype));
+    blocks_t b = {.loc = loc, .block = (size_t)count[0]};
+    if (op->kind == ARMCII_IOV_ACC)
+        armcii_iov_iter_init(&b.it, levels, count, lstride, NULL);
+    armcii_gmr_src_t s = {loc, ltype, (size_t)nseg * (size_t)count[0], next_block, &b};
+    armcii_iov_typed_issue(op, t, &a, &s, rtype);
+    if (ltype != MPI_DATATYPE_NULL)
+        ARMCII_MPI(MPI_Type_free(&ltype));
     ARMCII_MPI(MPI_Type_free(&rtype));
-    if (op->blocking || tmp)
-        armcii_gmr_complete_local(t);
-    else
-        armcii_nb_track(op->hdl, t);
-    free(tmp);
 }
 
 static void strided_as_iov(const armcii_iov_op_t *op, char *loc, const int lstride[],
@@ -123,7 +111,8 @@ static void strided_as_iov(const armcii_iov_op_t *op, char *loc, const int lstri
     seq.lbase = loc;
     seq.rbase = rem;
     seq.it = &it;
-    seq.disjoint = armcii_iov_strided_disjoint(levels, count, rstride);
+    seq.disjoint = armcii_iov_strided_disjoint(levels, count,
+                                               op->kind == ARMCII_IOV_GET ? lstride : rstride);
     armcii_iov_run_method(op, &seq, method);
 }
 
@@ -141,20 +130,20 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     ptrdiff_t lo, hi;
     armcii_iov_strided_extent(levels, count, rstride, &lo, &hi);
     armcii_target_t t;
-    armcii_opclass_t cls = op->kind == ARMCII_IOV_PUT ? ARMCII_OP_PUT
-                         : op->kind == ARMCII_IOV_GET ? ARMCII_OP_GET : ARMCII_OP_ACC;
-    int in_slice = armcii_gmr_xlate_try(rem + lo, (size_t)(hi - lo), op->proc, cls, &t) == 0;
+    int in_slice = armcii_iov_xlate(op, rem + lo, (size_t)(hi - lo), 0, &t) == 0;
     int split = op->kind == ARMCII_IOV_ACC &&
-                (armcii_iov_mpi_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT);
+                (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT);
     int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.gmr->all_local);
-    int overlap = op->kind != ARMCII_IOV_GET &&
-                  !armcii_iov_strided_disjoint(levels, count, rstride);
+    /* The written side's blocks may not overlap in one MPI datatype: the
+     * target's for put and accumulate, the origin's for get. */
+    int overlap = !armcii_iov_strided_disjoint(levels, count,
+                                               op->kind == ARMCII_IOV_GET ? lstride : rstride);
     int few = nseg < STRIDED_DTYPE_MIN_BLOCKS;
     if (!in_slice || (!local && (split || overlap || few))) {
         /* Several regions (or a bad address: translated and reported per
          * segment), a datatype MPI would mishandle, or overlapping target
          * blocks (not allowed in one MPI datatype): one op per block. */
-        armcii_log(1, "%s: strided method DIRECT -> IOV (%s), %ld blocks", op->call,
+        armcii_log(3, "%s: strided method DIRECT -> IOV (%s), %ld blocks", op->call,
                    !in_slice ? "not one slice" : split ? "acc quirk" : overlap ? "overlap" : "few blocks",
                    nseg);
         strided_as_iov(op, loc, lstride, rem, rstride, count, levels, nseg,
@@ -165,7 +154,7 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     t.disp -= lo;
     if (t.direct)
         t.direct -= lo;
-    armcii_log(1, "%s: strided method DIRECT%s, %ld blocks of %d bytes to %d", op->call,
+    armcii_log(3, "%s: strided method DIRECT%s, %ld blocks of %d bytes to %d", op->call,
                local ? " (node-local)" : "", nseg, count[0], op->proc);
     if (local)
         strided_local(op, loc, lstride, &t, rstride, count, levels);

@@ -1,4 +1,4 @@
-libarmci_la_SOURCES += \
+libarmci_core_la_SOURCES += \
 	src/mutex/mutex.h \
 	src/mutex/mutex_core.c \
 	src/mutex/mutex_hdl.c \

@@ -21,12 +21,12 @@
  * spins over the network; RMW uses MPI atomics (MPI_Fetch_and_op /
  * MPI_Compare_and_swap) except on regions whose members all share the node,
  * where CPU atomics are used (gmr->all_local), so the two never mix.
- * May call: src/armci (errors, state), src/gmr (translation, completion).
+ * May call: src/common (errors, state), src/gmr (translation, completion).
  */
 #ifndef ARMCI_MUTEX_H
 #define ARMCI_MUTEX_H
 
-#include <mpi.h>
+#include "../common/common.h"
 #include "../gmr/gmr.h"
 
 struct armcix_mutex_hdl_s;
@@ -41,6 +41,14 @@ extern armcii_mutex_state_t armcii_mutex_state;
 void armcii_mutex_init(void);
 /* Destroys a mutex set the application left behind. */
 void armcii_mutex_finalize(void);
+
+/* ---- the world set of ARMCI_Create_mutexes (mutex_core.c) ---- */
+void armcii_mutex_world_create(const char *call, int count);
+void armcii_mutex_world_destroy(const char *call);
+/* The world set, or abort naming the call when none exists. */
+struct armcix_mutex_hdl_s *armcii_mutex_world(const char *call);
+/* A live ARMCIX handle (not the world set), or abort. */
+struct armcix_mutex_hdl_s *armcii_mutex_check_hdl(const char *call, struct armcix_mutex_hdl_s *h);
 
 /* ---- handle implementation (mutex_hdl.c); call names errors ---- */
 /* Collective over comm (a user communicator, duplicated inside); identity:
@@ -57,7 +65,9 @@ void armcii_mutex_unlock(const char *call, struct armcix_mutex_hdl_s *h, int m, 
  * created them in); returns how many there were. */
 int armcii_mutex_destroy_all(const char *call);
 
-/* ---- int atomics on a translated target (mutex_rmw.c) ---- */
+/* ---- read-modify-write (mutex_rmw.c) ---- */
+/* ARMCI_Rmw after argument checks: op on *prem at proc, old value to *ploc. */
+void armcii_mutex_rmw(const char *call, int op, void *ploc, void *prem, int value, int proc);
 /* Atomic exchange; returns the old value (remotely complete on return). */
 int armcii_mutex_swap_int(const armcii_target_t *t, int value);
 /* Atomic compare-and-swap; returns the old value. */

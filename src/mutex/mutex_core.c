@@ -1,12 +1,9 @@
 /*
- * Module lifecycle of src/mutex and the classic world mutex set
- * (ARMCI_Create_mutexes/Destroy_mutexes/Lock/Unlock), a thin layer over the
- * handle implementation in mutex_hdl.c.
+ * Module lifecycle of src/mutex and the classic world mutex set of
+ * ARMCI_Create_mutexes, one handle of mutex_hdl.c over the world.
  */
 #include <string.h>
 #include "mutex.h"
-#include "../armci/armci_int.h"
-#include "../progress/progress.h"
 
 armcii_mutex_state_t armcii_mutex_state;
 
@@ -24,56 +21,22 @@ void armcii_mutex_finalize(void)
     armcii_mutex_state.world = NULL;
 }
 
-/* Collective over the world: count mutexes hosted by the caller (0 allowed,
- * at least one process > 0).  Returns 0. */
-int PARMCI_Create_mutexes(int count)
+void armcii_mutex_world_create(const char *call, int count)
 {
-    static const char call[] = "ARMCI_Create_mutexes";
-    armcii_check_init(call);
     if (armcii_mutex_state.world)
         armcii_error(call, "a mutex set already exists (call ARMCI_Destroy_mutexes first)");
     armcii_mutex_state.world = armcii_mutex_create(call, count, armcii_state.world, 1);
-    return 0;
 }
-ARMCII_WEAK(Create_mutexes)
 
-/* Collective over the world.  Returns 0. */
-int PARMCI_Destroy_mutexes(void)
+void armcii_mutex_world_destroy(const char *call)
 {
-    static const char call[] = "ARMCI_Destroy_mutexes";
-    armcii_check_init(call);
-    if (!armcii_mutex_state.world)
-        armcii_error(call, "no mutexes exist (ARMCI_Create_mutexes was not called)");
-    armcii_mutex_destroy(call, armcii_mutex_state.world, 0);
+    armcii_mutex_destroy(call, armcii_mutex_world(call), 0);
     armcii_mutex_state.world = NULL;
-    return 0;
 }
-ARMCII_WEAK(Destroy_mutexes)
 
-static struct armcix_mutex_hdl_s *world_set(const char *call)
+struct armcix_mutex_hdl_s *armcii_mutex_world(const char *call)
 {
-    armcii_check_init(call);
     if (ARMCII_UNLIKELY(!armcii_mutex_state.world))
         armcii_error(call, "no mutexes exist (ARMCI_Create_mutexes was not called)");
     return armcii_mutex_state.world;
 }
-
-/* Blocks until mutex `mutex` hosted on absolute rank proc is acquired. */
-void PARMCI_Lock(int mutex, int proc)
-{
-    static const char call[] = "ARMCI_Lock";
-    armcii_profile_enter();
-    armcii_mutex_lock(call, world_set(call), mutex, proc);
-    armcii_profile_leave();
-}
-ARMCII_WEAK(Lock)
-
-/* Releases a mutex the caller holds and hands it to the next waiter. */
-void PARMCI_Unlock(int mutex, int proc)
-{
-    static const char call[] = "ARMCI_Unlock";
-    armcii_profile_enter();
-    armcii_mutex_unlock(call, world_set(call), mutex, proc);
-    armcii_profile_leave();
-}
-ARMCII_WEAK(Unlock)

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mutex.h"
-#include "../armci/armci_int.h"
 
 enum { TAG_NOTIFY = 1, TAG_HANDOFF = 2 };
 
@@ -105,9 +104,9 @@ struct armcix_mutex_hdl_s *armcii_mutex_create(const char *call, int count, MPI_
     struct armcix_mutex_hdl_s *h = calloc(1, sizeof *h);
     if (!h)
         armcii_error(call, "out of memory");
-    ARMCII_MPI(MPI_Comm_dup(comm, &h->comm));
-    MPI_Comm_rank(h->comm, &h->rank);
-    MPI_Comm_size(h->comm, &h->size);
+    armcii_comm_dup(comm, &h->comm);
+    ARMCII_MPI(MPI_Comm_rank(h->comm, &h->rank));
+    ARMCII_MPI(MPI_Comm_size(h->comm, &h->size));
     setup_maps(call, h, count, identity);
     h->gmr = armcii_gmr_create(call, h->comm, (size_t)count * sizeof(int), h->tail);
     if (count) {
@@ -133,7 +132,7 @@ void armcii_mutex_destroy(const char *call, struct armcix_mutex_hdl_s *h, int fo
     set_unlink(h);
     int mine = h->count[h->rank] > 0;
     armcii_gmr_destroy(call, h->comm, mine ? h->tail[h->rank] : NULL);
-    MPI_Comm_free(&h->comm);
+    ARMCII_MPI(MPI_Comm_free(&h->comm));
     free(h->count);
     free(h->first);
     free(h->held);
@@ -147,7 +146,6 @@ void armcii_mutex_destroy(const char *call, struct armcix_mutex_hdl_s *h, int fo
 static int locate(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs,
                   armcii_target_t *t, int *host)
 {
-    armcii_check_init(call);
     if (ARMCII_UNLIKELY(!h))
         armcii_error(call, "mutex set is NULL (no mutexes created)");
     armcii_check_proc(call, abs);
@@ -238,55 +236,12 @@ void armcii_mutex_unlock(const char *call, struct armcix_mutex_hdl_s *h, int m, 
     ARMCII_MPI(MPI_Send(NULL, 0, MPI_BYTE, succ, TAG_HANDOFF, h->comm));
 }
 
-/* ---- the ARMCIX handle API (no profiling variants) ---- */
-
-static struct armcix_mutex_hdl_s *check_hdl(const char *call, armcix_mutex_hdl_t hdl)
+struct armcix_mutex_hdl_s *armcii_mutex_check_hdl(const char *call, struct armcix_mutex_hdl_s *hdl)
 {
-    armcii_check_init(call);
     for (struct armcix_mutex_hdl_s *h = armcii_mutex_state.handles; h; h = h->next)
         if (h == hdl && h != armcii_mutex_state.world)
             return h;
     armcii_error(call, "%p is not a live mutex handle", (void *)hdl);
-}
-
-/* Collective over pgroup: count mutexes hosted by the caller. */
-armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
-{
-    static const char call[] = "ARMCIX_Create_mutexes_hdl";
-    armcii_check_init(call);
-    if (!pgroup)
-        armcii_error(call, "group is NULL");
-    if (pgroup->comm == MPI_COMM_NULL)
-        armcii_error(call, "the calling process is not a member of the group");
-    return armcii_mutex_create(call, count, pgroup->comm, 0);
-}
-
-/* Collective over the handle's group. */
-int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl)
-{
-    static const char call[] = "ARMCIX_Destroy_mutexes_hdl";
-    armcii_mutex_destroy(call, check_hdl(call, hdl), 0);
-    return 0;
-}
-
-/* proc is absolute. */
-void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
-{
-    static const char call[] = "ARMCIX_Lock_hdl";
-    armcii_mutex_lock(call, check_hdl(call, hdl), mutex, proc);
-}
-
-/* Nonblocking: 0 = acquired, 1 = held by another process. */
-int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
-{
-    static const char call[] = "ARMCIX_Trylock_hdl";
-    return armcii_mutex_trylock(call, check_hdl(call, hdl), mutex, proc);
-}
-
-void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
-{
-    static const char call[] = "ARMCIX_Unlock_hdl";
-    armcii_mutex_unlock(call, check_hdl(call, hdl), mutex, proc);
 }
 
 int armcii_mutex_destroy_all(const char *call)

@@ -19,8 +19,6 @@
  */
 #include <string.h>
 #include "mutex.h"
-#include "../armci/armci_int.h"
-#include "../progress/progress.h"
 
 static int use_cpu(const armcii_target_t *t)
 {
@@ -96,29 +94,14 @@ static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
     memcpy(ploc, &out, size);
 }
 
-/* Atomic op on *prem at proc; the old value is stored into *ploc. */
-int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
+void armcii_mutex_rmw(const char *call, int op, void *ploc, void *prem, int value, int proc)
 {
-    static const char call[] = "ARMCI_Rmw";
     armcii_target_t t;
-    armcii_check_init(call);
-    if (ARMCII_UNLIKELY(op < ARMCI_FETCH_AND_ADD || op > ARMCI_SWAP_LONG))
-        armcii_error(call, "unknown operation %d (expected ARMCI_FETCH_AND_ADD, "
-                     "ARMCI_FETCH_AND_ADD_LONG, ARMCI_SWAP or ARMCI_SWAP_LONG: 0..3)", op);
-    armcii_check_proc(call, proc);
-    if (ARMCII_UNLIKELY(!ploc))
-        armcii_error(call, "local location ploc is NULL");
-    if (ARMCII_UNLIKELY(!prem))
-        armcii_error(call, "remote location prem is NULL");
     int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
     armcii_gmr_xlate(call, prem, is_long ? sizeof(long) : sizeof(int), proc,
                      ARMCII_OP_RMW, &t);
-    armcii_profile_enter();
     if (use_cpu(&t))
         rmw_cpu(op, ploc, t.direct, value);
     else
         rmw_mpi(&t, op, ploc, value);
-    armcii_profile_leave();
-    return 0;
 }
-ARMCII_WEAK(Rmw)

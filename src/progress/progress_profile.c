@@ -3,13 +3,12 @@
  * outside (T_comp) per process, library calls and operations per class.
  * At finalize rank 0 prints the communication ratio CR = T_comm / (T_comm +
  * T_comp) and the dedicated-core model's prediction for g ghosts per node of
- * n processes: T(g) = T_comp * n / (n - g) + T_comm (DESIGN.md "Progress,
- * measured"; the "waiting saved" term is not measured yet, so the prediction
- * is an upper bound on what ghosts give).
+ * n processes: T(g) = T_comp * n / (n - g) + T_comm (the "waiting saved"
+ * term is not measured yet, so the prediction is an upper bound on what
+ * ghosts give).
  */
 #include <stdio.h>
 #include "progress.h"
-#include "../armci/armci_int.h"
 
 #define PS armcii_progress_state
 
@@ -19,8 +18,6 @@ void armcii_profile_start(void)
     PS.depth = 0;
     PS.t_comm = 0;
     PS.calls = 0;
-    for (int c = 0; c < ARMCII_OP_NCLASS; c++)
-        PS.ops[c] = 0, PS.bytes[c] = 0;
     PS.t_init = MPI_Wtime();
 }
 
@@ -71,11 +68,11 @@ void armcii_profile_report(void)
     v[1] = total - PS.t_comm;
     v[2] = (double)PS.calls;
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        v[3 + c] = (double)PS.ops[c];
-        v[3 + ARMCII_OP_NCLASS + c] = PS.bytes[c];
+        v[3 + c] = (double)armcii_gmr_state.ops[c];
+        v[3 + ARMCII_OP_NCLASS + c] = armcii_gmr_state.bytes[c];
     }
     ARMCII_MPI(MPI_Reduce(v, sum, NV, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
     ARMCII_MPI(MPI_Reduce(v, mx, NV, MPI_DOUBLE, MPI_MAX, 0, armcii_state.world));
     if (armcii_state.rank == 0)
-        print_report(sum, mx, armcii_state.nproc, armcii_gmr_node_size());
+        print_report(sum, mx, armcii_state.nproc, armcii_state.node_size);
 }

@@ -11,11 +11,11 @@
  * whether the thread runs.  Concurrent MPI calls need MPI_THREAD_MULTIPLE;
  * without it the thread is not started, and rank 0 says so once.
  */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 #include "progress.h"
-#include "../armci/armci_int.h"
 
 #define PS armcii_progress_state
 
@@ -45,11 +45,14 @@ void armcii_progress_thread_start(void)
                         MPI_THREAD_MULTIPLE);
         return;
     }
-    ARMCII_MPI(MPI_Comm_dup(MPI_COMM_SELF, &PS.thread_comm));
+    armcii_comm_dup(MPI_COMM_SELF, &PS.thread_comm);
     PS.thread_stop = 0;
     if (pthread_create(&PS.thread, NULL, poll_loop, NULL))
         armcii_error("ARMCI_Init", "cannot create the progress thread");
     PS.thread_running = 1;
+    /* A name makes the thread visible in top -H and gdb, and lets tests
+     * check that it really runs. */
+    pthread_setname_np(PS.thread, "armci-progress");
     armcii_log(1, "progress thread started (poll every %d us)",
                armcii_state.cfg.progress_usleep);
 }

@@ -1,7 +1,7 @@
 /*
  * Minimal pure-MPI reproducer (no ARMCI) for two limits of Open MPI 4.1's
  * osc/ucx dynamic windows, through which the ghost backend would expose
- * user memory (src/progress/ghost_init.c, dyn_win_unusable):
+ * user memory (src/common/common_quirks.c, ARMCII_QUIRK_DYNWIN_BROKEN):
  *   limit:  MPI_Win_attach of a 33rd region fails (MPI_ERR_INTERN): at most
  *           32 regions may be attached to one dynamic window at a time;
  *           detaching the 32 afterwards aborts in UCX (rcache refcount).

@@ -1,5 +1,5 @@
 /* The ABI Global Arrays 5.8.2 was compiled against: sizes, offsets and
- * enum values (API.md section 2), plus the profiling aliases. */
+ * enum values (the GA 5.8.2 armci.h ABI), plus the profiling aliases. */
 #include <stddef.h>
 #include <armci.h>
 #include <armcix.h>

@@ -38,7 +38,7 @@ check wait_null ARMCI_Wait "handle is NULL"
 check fence_range ARMCI_Fence "out of range"
 check nbget_unknown ARMCI_NbGet "not inside an ARMCI allocation"
 check absolute_id_range ARMCI_Absolute_id "out of range"
-check group_bad_pid ARMCI_Group_create_child "is not a rank of the parent group"
+check group_bad_pid ARMCI_Group_create "is not a rank of the parent group"
 # The ghost build reads the environment in MPI_Init (ghost layout).
 check env_bad_value '\(ARMCI_Init\|MPI_Init (ghost layout)\)' "ARMCI_NODE_LOCAL='maybe' is invalid" ARMCI_NODE_LOCAL=maybe
 # Open MPI's osc pt2pt refuses windows under MPI_THREAD_MULTIPLE.

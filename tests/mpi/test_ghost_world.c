@@ -1,5 +1,5 @@
 /* The application's MPI_COMM_WORLD hides ghost processes: every function of
- * the PMPI layer's wrapped list (src/progress/ghost_pmpi.c, version 1) is
+ * the PMPI layer's wrapped list (src/ghost/ghost_pmpi.c, version 1) is
  * called on MPI_COMM_WORLD and must see exactly the user processes.  The
  * expected user count comes from the real job size (PMPI_Comm_size) and the
  * documented layout: per chunk ARMCI_VIRTUAL_NODE_SIZE users + g ghosts, or

@@ -3,11 +3,13 @@
 # target datatypes (tests/mpi/ompi_indexed_acc_repro.c, pure MPI) over the
 # osc components and window kinds available, and records the result.
 # Passes when the MPI is correct everywhere, or when every broken case is
-# routed around by the library: src/iov/iov_quirks.c must then report
+# routed around by the library: src/common/common_quirks.c must then report
 # acc_dtype_split=on (checked through ARMCI_VERBOSE=1 of test_strided).
 # Fails when an update is lost and the library does not split.  The matrix
 # sets its own osc components, so it runs in mode "on" only (77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: matrix runs in mode on"; exit 77 ;; esac
+. "${TESTS_SRCDIR:-tests}/ompi_only.sh"
+ompi_only
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}

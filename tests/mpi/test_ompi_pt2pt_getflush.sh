@@ -7,12 +7,11 @@
 # and test_nb (many gets under one handle) has to pass under pt2pt.  It
 # sets its own osc component, so it runs in mode "on" only (77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
+. "${TESTS_SRCDIR:-tests}/ompi_only.sh"
+ompi_only pt2pt
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}
-if ! ompi_info 2>/dev/null | grep -q 'MCA osc: pt2pt'; then
-    echo "SKIP: this MPI has no osc/pt2pt"; exit 77
-fi
 timeout -k 5 20 $runner "$np" --mca osc pt2pt "$dir/ompi_pt2pt_getflush_repro" local >/dev/null 2>&1
 case $? in
 0) echo "osc/pt2pt: flush_local after gets to several targets completes (bug absent)" ;;

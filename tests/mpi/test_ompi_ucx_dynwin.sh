@@ -1,17 +1,16 @@
 #!/bin/sh
 # Probes Open MPI's osc/ucx dynamic windows (tests/mpi/ompi_ucx_dynwin_repro.c,
 # pure MPI) for the limits that make the ghost backend leave osc/ucx of
-# Open MPI < 5 alone (src/progress/ghost_init.c): at most 32 attached
+# Open MPI < 5 alone (src/common/common_quirks.c): at most 32 attached
 # regions per window, and a crash in MPI_Win_free while memory is attached.
 # Records what this MPI does, and requires the form the ghosts use
 # (refusals come back as error codes; detach everything, then free) to
 # work.  Mode "on" only (77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
+. "${TESTS_SRCDIR:-tests}/ompi_only.sh"
+ompi_only ucx
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
-if ! ompi_info 2>/dev/null | grep -q 'MCA osc: ucx'; then
-    echo "SKIP: this MPI has no osc/ucx"; exit 77
-fi
 run() { timeout -k 5 60 $runner 2 --mca osc ucx "$dir/ompi_ucx_dynwin_repro" "$@" >/dev/null 2>&1; }
 run limit 40
 rc=$?

@@ -8,11 +8,10 @@
 # relies on src/gmr/gmr_ops.c poking MPI progress) to pass under osc/ucx.
 # It sets its own osc component, so it runs in mode "on" only (77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
+. "${TESTS_SRCDIR:-tests}/ompi_only.sh"
+ompi_only ucx
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
-if ! ompi_info 2>/dev/null | grep -q 'MCA osc: ucx'; then
-    echo "SKIP: this MPI has no osc/ucx"; exit 77
-fi
 timeout -k 5 20 $runner 2 --mca osc ucx "$dir/ompi_ucx_rma_progress_repro" fop >/dev/null 2>&1
 case $? in
 0) echo "osc/ucx: a peer's fetch-and-op completes while the target polls with RMA (bug absent)" ;;

@@ -1,8 +1,12 @@
 /* ARMCI_PROGRESS_THREAD=1: accumulate and fetch-and-add traffic aimed at
- * ranks that compute outside the library must give exact results, and
- * finalize must stop the thread (the test's time limit catches a hang).
+ * ranks that compute outside the library must give exact results; the
+ * thread ("armci-progress" in /proc/self/task/N/comm) must run exactly when
+ * MPI granted MPI_THREAD_MULTIPLE, and finalize must stop it.
  * In pt2pt mode (osc pt2pt refuses MPI_THREAD_MULTIPLE) it asks for less,
  * so the library's "thread not started" path is what gets checked there. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <armci.h>
@@ -15,6 +19,28 @@
 #define ITERS 6
 
 static volatile double sink;
+
+/* Threads of this process named "armci-progress". */
+static int progress_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[300], name[32] = "";
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(name, sizeof name, f) && !strcmp(name, "armci-progress\n"))
+            n++;
+        fclose(f);
+    }
+    closedir(d);
+    return n;
+}
 
 static void compute(double ms)
 {
@@ -36,6 +62,12 @@ int main(int argc, char **argv)
     tu_name = "test_progress_thread";
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    int expect = provided == MPI_THREAD_MULTIPLE, running = progress_threads();
+    if (running >= 0)
+        CHECK(running == expect, "%d progress threads running, expected %d (thread level %d)",
+              running, expect, provided);
+    else if (me == 0)
+        printf("test_progress_thread: no /proc/self/task, thread count not checked\n");
 
     void **ptr = malloc(np * sizeof(void *)), **cnt = malloc(np * sizeof(void *));
     ARMCI_Malloc(ptr, N * sizeof(long));
@@ -76,6 +108,8 @@ int main(int argc, char **argv)
     free(ptr);
     free(cnt);
     ARMCI_Finalize();
+    running = progress_threads();
+    CHECK(running <= 0, "%d progress threads left after ARMCI_Finalize", running);
     int rc = tu_finish();
     MPI_Finalize();
     return rc;

@@ -2,7 +2,7 @@
  * ARMCI_* names warned, compatibility names accepted quietly. */
 #include <stdio.h>
 #include <string.h>
-#include "../../src/armci/armci_int.h"
+#include "../../src/common/common.h"
 
 static const char *const *fake_env;
 static int warnings;

@@ -2,7 +2,7 @@
 # The README's environment table must match the configuration table.
 top=${TESTS_SRCDIR:-tests}/..
 fail=0
-rows=$(python3 "$top/tools/env-table.py" "$top/src/armci/armci_config.def")
+rows=$(python3 "$top/tools/env-table.py" "$top/src/common/common_config.def")
 [ -n "$rows" ] || { echo "FAIL test_readme_env: no rows generated"; exit 1; }
 echo "$rows" | while IFS= read -r line; do
     grep -qxF -- "$line" "$top/README.md" || { echo "README lacks: $line"; exit 1; }

@@ -1,4 +1,4 @@
-/* The strided iterator against a reference nested loop (API.md 3.1 block
+/* The strided iterator against a reference nested loop (ARMCI strided convention: block
  * order), levels 0..8 with strides that are not multiples of the level
  * below, negative and overlapping strides, count-1 and zero levels; also the
  * extent, the disjointness proof (checked against brute force) and local

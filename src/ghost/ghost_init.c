@@ -27,10 +27,14 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include "progress.h"
-#include "../armci/armci_int.h"
+#include "ghost.h"
 
-#define PS armcii_progress_state
+#define PS armcii_ghost_state
+
+armcii_ghost_state_t armcii_ghost_state = {
+    .pworld = MPI_COMM_NULL, .user_world = MPI_COMM_NULL,
+    .cmd_comm = MPI_COMM_NULL, .dyn_win = MPI_WIN_NULL,
+};
 
 static void die(const char *fmt, const char *detail, int value)
 {
@@ -45,6 +49,8 @@ static void die(const char *fmt, const char *detail, int value)
 }
 
 static const char *plain_getenv(const char *n) { return getenv(n); }
+
+__attribute__((noreturn)) static void serve(void);
 
 /* Place ghosts; sets PS.is_ghost, my_ghost/bound_users; returns chunk size. */
 static int place(int g, int vn, int *chunk_users)
@@ -105,7 +111,7 @@ void armcii_ghost_setup(void)
     int rc = PMPI_Win_create_dynamic(MPI_INFO_NULL, PS.pworld, &PS.dyn_win);
     PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_ARE_FATAL);
     if (rc != MPI_SUCCESS)
-        die("this MPI cannot create RMA windows%s (MPI error %d)", armcii_gmr_no_windows_hint(),
+        die("this MPI cannot create RMA windows%s (MPI error %d)", armcii_no_windows_hint(),
             rc);
     /* A refused attachment must come back as an error code (expose()). */
     PMPI_Win_set_errhandler(PS.dyn_win, MPI_ERRORS_RETURN);
@@ -114,10 +120,10 @@ void armcii_ghost_setup(void)
      * ucp_mem_unmap after attach/detach traffic, and origins keep stale
      * remote keys for memory re-attached at a reused address
      * (tests/mpi/ompi_ucx_dynwin_repro.c): redirect nothing there. */
-    PS.dyn_unusable = armcii_gmr_win_is_ompi4_ucx(PS.dyn_win);
+    PS.dyn_unusable = (armcii_win_quirks(PS.dyn_win) & ARMCII_QUIRK_DYNWIN_BROKEN) != 0;
     PS.ghosts_on = 1;
     if (PS.is_ghost)
-        armcii_ghost_serve();
+        serve();
     PMPI_Win_lock_all(MPI_MODE_NOCHECK, PS.dyn_win);
     PS.dyn_locked = 1;
 }
@@ -161,7 +167,7 @@ static void unexpose(char *p)
     }
 }
 
-int armcii_ghost_command(const armcii_ghost_cmd_t *c, int src)
+static int execute(const armcii_ghost_cmd_t *c, int src)
 {
     MPI_Aint reply = 0;
     if (c->op == ARMCII_GHOST_FIN)
@@ -184,7 +190,7 @@ int armcii_ghost_command(const armcii_ghost_cmd_t *c, int src)
     return 0;
 }
 
-void armcii_ghost_serve(void)
+__attribute__((noreturn)) static void serve(void)
 {
     const char *us = getenv("ARMCI_PROGRESS_USLEEP");
     long nap_us = us ? atol(us) : 10;
@@ -202,7 +208,7 @@ void armcii_ghost_serve(void)
                 nanosleep(&nap, NULL); /* leave the core to users on busy nodes */
             continue;
         }
-        fin += armcii_ghost_command(&c, st.MPI_SOURCE);
+        fin += execute(&c, st.MPI_SOURCE);
         if (fin < PS.bound_users)
             PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                        PS.cmd_comm, &req);
@@ -232,4 +238,28 @@ void armcii_ghost_teardown(void)
     PMPI_Comm_free(&PS.user_world);
     PMPI_Comm_free(&PS.pworld);
     PS.ghosts_on = 0;
+}
+
+MPI_Aint armcii_ghost_command(long op, long size, MPI_Aint addr, const char *name)
+{
+    armcii_ghost_cmd_t c = {.op = op, .size = size, .addr = addr};
+    MPI_Aint reply;
+    if (name)
+        snprintf(c.name, sizeof c.name, "%s", name);
+    ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, PS.my_ghost, ARMCII_GHOST_TAG_CMD,
+                         PS.cmd_comm));
+    ARMCII_MPI(PMPI_Recv(&reply, 1, MPI_AINT, PS.my_ghost, ARMCII_GHOST_TAG_REPLY,
+                         PS.cmd_comm, MPI_STATUS_IGNORE));
+    return reply;
+}
+
+/* Unmap slices whose regions are gone (their windows are freed by now). */
+void armcii_ghost_release_zombies(void)
+{
+    while (PS.zombies) {
+        struct armcii_ghost_mapping *z = PS.zombies;
+        PS.zombies = z->next;
+        munmap(z->base, z->size);
+        free(z);
+    }
 }

@@ -26,9 +26,9 @@
  * (ghosts included), so an error never leaves a ghost waiting.
  */
 #include <stdlib.h>
-#include "progress.h"
+#include "ghost.h"
 
-#define PS armcii_progress_state
+#define PS armcii_ghost_state
 #define W(c) (PS.ghosts_on && (c) == MPI_COMM_WORLD ? PS.user_world : (c))
 
 int MPI_Init(int *argc, char ***argv)

@@ -1,6 +1,7 @@
 /*
- * Environment parsing: one table (armci_config.def), strict values.
- * Pure C so that tests/unit can drive it with a fake environment.
+ * Environment parsing: one table (common_config.def), strict values.
+ * Pure C so that tests/unit and the fuzzer can drive it with a fake
+ * environment.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "armci_int.h"
+#include "common.h"
 
 enum cfg_kind { K_BOOL, K_INT, K_LONG, K_ENUM };
 
@@ -27,7 +28,7 @@ typedef struct {
 #define ARMCII_CFG_LONG(N, f, d, h) {#N, K_LONG, offsetof(armcii_config_t, f), d, NULL, h},
 #define ARMCII_CFG_ENUM(N, f, c, d, h) {#N, K_ENUM, offsetof(armcii_config_t, f), d, c, h},
 static const cfg_entry_t cfg_table[] = {
-#include "armci_config.def"
+#include "common_config.def"
 };
 #undef ARMCII_CFG_BOOL
 #undef ARMCII_CFG_INT
@@ -35,6 +36,7 @@ static const cfg_entry_t cfg_table[] = {
 #undef ARMCII_CFG_ENUM
 
 #define CFG_N (sizeof(cfg_table) / sizeof(cfg_table[0]))
+_Static_assert(CFG_N <= 8 * sizeof(unsigned long), "from_env has one bit per row");
 
 /* Names other ARMCI implementations read: accepted silently, no effect here,
  * so scripts written for them do not draw unknown-variable warnings. */
@@ -139,10 +141,14 @@ int armcii_config_parse(armcii_config_t *cfg, const char *(*getenv_fn)(const cha
         if (e->kind == K_LONG) *(long *)field = e->dflt;
         else *(int *)field = (int)e->dflt;
     }
+    cfg->from_env = 0;
     for (size_t i = 0; i < CFG_N; i++) {
         const char *v = getenv_fn(cfg_table[i].name);
-        if (v && *v && set_entry(cfg, &cfg_table[i], v, err, errlen))
+        if (!v || !*v)
+            continue;
+        if (set_entry(cfg, &cfg_table[i], v, err, errlen))
             return -1;
+        cfg->from_env |= 1UL << i;
     }
     for (; envp && *envp && warn; envp++) {
         const char *eq = strchr(*envp, '=');
@@ -176,26 +182,31 @@ const char *armcii_config_choice(const char *var, int index)
     return "?";
 }
 
-void armcii_config_dump(const armcii_config_t *cfg, void *fpv)
+void armcii_config_dump(const armcii_config_t *cfg, void *fpv, int sources)
 {
     FILE *fp = fpv;
     for (size_t i = 0; i < CFG_N; i++) {
         const cfg_entry_t *e = &cfg_table[i];
         const char *field = (const char *)cfg + e->offset;
+        char val[64];
         switch (e->kind) {
         case K_BOOL:
-            fprintf(fp, "  %-28s = %s\n", e->name, *(const int *)field ? "on" : "off");
+            snprintf(val, sizeof val, "%s", *(const int *)field ? "on" : "off");
             break;
         case K_INT:
-            fprintf(fp, "  %-28s = %d\n", e->name, *(const int *)field);
+            snprintf(val, sizeof val, "%d", *(const int *)field);
             break;
         case K_LONG:
-            fprintf(fp, "  %-28s = %ld\n", e->name, *(const long *)field);
+            snprintf(val, sizeof val, "%ld", *(const long *)field);
             break;
-        case K_ENUM:
-            fprintf(fp, "  %-28s = %s\n", e->name,
-                    armcii_config_choice(e->name, *(const int *)field));
+        default:
+            snprintf(val, sizeof val, "%s", armcii_config_choice(e->name, *(const int *)field));
             break;
         }
+        if (sources)
+            fprintf(fp, "  %-28s = %-10s (%s)\n", e->name, val,
+                    (cfg->from_env >> i) & 1 ? "environment" : "default");
+        else
+            fprintf(fp, "  %-28s = %s\n", e->name, val);
     }
 }

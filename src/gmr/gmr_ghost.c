@@ -14,7 +14,7 @@
  * address 0; the region is then not redirected, decided collectively.
  * Attach/detach are local: no collective involves a ghost.
  *
- * Atomicity (GHOST-NOTES lessons 4, 5): on such a region EVERY accumulate,
+ * Atomicity: on such a region EVERY accumulate,
  * RMW and noncontiguous operation to a target goes through its one ghost,
  * from any origin including same-node ones and the target itself, so MPI's
  * per-target atomicity and ordering hold; the region is never all_local, so
@@ -27,10 +27,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "progress.h"
-#include "../armci/armci_int.h"
+#include "gmr.h"
+#include "../ghost/ghost.h"
 
-#define PS armcii_progress_state
+#define PS armcii_ghost_state
 
 typedef struct {
     char *base;          /* my slice (my mapping), or NULL */
@@ -41,20 +41,7 @@ typedef struct {
     int *ghost;          /* by group rank: the target's ghost in pworld */
 } ghost_region_t;
 
-static MPI_Aint command(long op, long size, MPI_Aint addr, const char *name)
-{
-    armcii_ghost_cmd_t c = {.op = op, .size = size, .addr = addr};
-    MPI_Aint reply;
-    if (name)
-        snprintf(c.name, sizeof c.name, "%s", name);
-    ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, PS.my_ghost, ARMCII_GHOST_TAG_CMD,
-                         PS.cmd_comm));
-    ARMCII_MPI(PMPI_Recv(&reply, 1, MPI_AINT, PS.my_ghost, ARMCII_GHOST_TAG_REPLY,
-                         PS.cmd_comm, MPI_STATUS_IGNORE));
-    return reply;
-}
-
-void armcii_ghost_users_init(void)
+void armcii_gmr_ghost_init(void)
 {
     if (!PS.ghosts_on)
         return;
@@ -67,28 +54,18 @@ void armcii_ghost_users_init(void)
                     "no operation is redirected to ghosts in this run");
 }
 
-void armcii_ghost_users_finalize(void) {}
+void armcii_gmr_ghost_finalize(void) {}
 
-/* Unmap slices whose regions are gone (their windows are freed by now). */
-void armcii_ghost_release_zombies(void)
-{
-    while (PS.zombies) {
-        struct armcii_ghost_mapping *z = PS.zombies;
-        PS.zombies = z->next;
-        munmap(z->base, z->size);
-        free(z);
-    }
-}
 
 static int async_wanted(const armcii_gmr_t *g)
 {
     if (!PS.ghosts_on || PS.dyn_unusable)
         return 0;
-    int on = PS.async_hint >= 0 ? PS.async_hint
+    int on = armcii_gmr_state.async_hint >= 0 ? armcii_gmr_state.async_hint
                                 : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
-    int node0 = armcii_gmr_node_of(g->abs_of[0]), spans = 0;
+    int node0 = armcii_node_of(g->abs_of[0]), spans = 0;
     for (int r = 1; r < g->size && !spans; r++)
-        spans = armcii_gmr_node_of(g->abs_of[r]) != node0;
+        spans = armcii_node_of(g->abs_of[r]) != node0;
     return on && spans; /* within one node the direct path needs no ghost */
 }
 
@@ -109,12 +86,12 @@ static char *make_slice(ghost_region_t *pr, size_t size)
         shm_unlink(name);
         armcii_error("ARMCI_Malloc", "cannot map shared memory of %zu bytes", size);
     }
-    pr->my_gaddr = command(ARMCII_GHOST_MAP, (long)size, 0, name);
+    pr->my_gaddr = armcii_ghost_command(ARMCII_GHOST_MAP, (long)size, 0, name);
     shm_unlink(name); /* both mappings stay valid */
     return p;
 }
 
-int armcii_progress_alloc_slice(armcii_gmr_t *g, size_t size, char **mem)
+int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
 {
     int want = async_wanted(g), all;
     armcii_ghost_release_zombies();
@@ -130,19 +107,19 @@ int armcii_progress_alloc_slice(armcii_gmr_t *g, size_t size, char **mem)
     ARMCII_MPI(MPI_Allreduce(&ok, &pr->exposed, 1, MPI_INT, MPI_MIN, g->comm));
     if (!pr->exposed) {
         if (pr->my_gaddr)
-            command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
+            armcii_ghost_command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
         pr->my_gaddr = 0;
         armcii_warn_once("a ghost could not attach a region to its window (MPI_Win_attach "
                          "failed); such regions are not redirected to ghosts");
     }
-    g->progress = pr;
+    g->ghost = pr;
     *mem = pr->base;
     return 1;
 }
 
-void armcii_ghost_region_created(armcii_gmr_t *g)
+void armcii_gmr_ghost_created(armcii_gmr_t *g)
 {
-    ghost_region_t *pr = g->progress;
+    ghost_region_t *pr = g->ghost;
     g->ghost_async = 0;
     if (!pr || !pr->exposed)
         return;
@@ -157,9 +134,9 @@ void armcii_ghost_region_created(armcii_gmr_t *g)
                "to ghosts", g->size);
 }
 
-void armcii_ghost_region_freed(armcii_gmr_t *g)
+void armcii_gmr_ghost_freed(armcii_gmr_t *g)
 {
-    ghost_region_t *pr = g->progress;
+    ghost_region_t *pr = g->ghost;
     armcii_ghost_release_zombies();
     if (!pr)
         return;
@@ -171,7 +148,7 @@ void armcii_ghost_region_freed(armcii_gmr_t *g)
     }
     if (pr->base) {
         if (pr->my_gaddr)
-            command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
+            armcii_ghost_command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
         /* gmr still frees a window over this memory: unmap it later. */
         struct armcii_ghost_mapping *z = malloc(sizeof *z);
         if (!z)
@@ -182,27 +159,29 @@ void armcii_ghost_region_freed(armcii_gmr_t *g)
     free(pr->gaddr);
     free(pr->ghost);
     free(pr);
-    g->progress = NULL;
+    g->ghost = NULL;
     g->ghost_async = 0;
 }
 
-void armcii_progress_redirect(armcii_opclass_t cls, armcii_target_t *t)
+void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
 {
     armcii_gmr_t *g = t->gmr;
-    if (!g->ghost_async || cls == ARMCII_OP_PUT || cls == ARMCII_OP_GET)
+    if (!g->ghost_async || cls == ARMCII_OP_PUT || cls == ARMCII_OP_GET ||
+        cls == ARMCII_OP_NONCONTIG)
         return;
-    ghost_region_t *pr = g->progress;
+    ghost_region_t *pr = g->ghost;
     t->win = PS.dyn_win;
     t->rank = pr->ghost[t->grank];
     t->disp = pr->gaddr[t->grank] + (t->disp - g->disp_hdr);
     t->direct = NULL;
+    __atomic_add_fetch(&armcii_gmr_state.redirected, 1, __ATOMIC_RELAXED);
 }
 
-void armcii_progress_fence(armcii_gmr_t *g, int grank)
+void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank)
 {
     if (!g->ghost_async)
         return;
-    ghost_region_t *pr = g->progress;
+    ghost_region_t *pr = g->ghost;
     if (grank < 0)
         ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
     else

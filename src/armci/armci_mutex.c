@@ -1,0 +1,121 @@
+/*
+ * Mutexes (ARMCI_Create_mutexes/Lock/Unlock and the ARMCIX handle forms)
+ * and read-modify-write (ARMCI_Rmw): checks, then src/mutex.
+ */
+#include "armci_api.h"
+#include "../mutex/mutex.h"
+
+/* Collective over the world: count mutexes hosted by the caller (0 allowed,
+ * at least one process > 0).  Returns 0. */
+int PARMCI_Create_mutexes(int count)
+{
+    static const char call[] = "ARMCI_Create_mutexes";
+    armcii_set_call(call);
+    armcii_check_init(call);
+    armcii_mutex_world_create(call, count);
+    return 0;
+}
+ARMCII_WEAK(Create_mutexes)
+
+/* Collective over the world.  Returns 0. */
+int PARMCI_Destroy_mutexes(void)
+{
+    static const char call[] = "ARMCI_Destroy_mutexes";
+    armcii_set_call(call);
+    armcii_check_init(call);
+    armcii_mutex_world_destroy(call);
+    return 0;
+}
+ARMCII_WEAK(Destroy_mutexes)
+
+/* Blocks until mutex `mutex` hosted on absolute rank proc is acquired. */
+void PARMCI_Lock(int mutex, int proc)
+{
+    static const char call[] = "ARMCI_Lock";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    armcii_mutex_lock(call, armcii_mutex_world(call), mutex, proc);
+    armcii_api_leave();
+}
+ARMCII_WEAK(Lock)
+
+/* Releases a mutex the caller holds and hands it to the next waiter. */
+void PARMCI_Unlock(int mutex, int proc)
+{
+    static const char call[] = "ARMCI_Unlock";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    armcii_mutex_unlock(call, armcii_mutex_world(call), mutex, proc);
+    armcii_api_leave();
+}
+ARMCII_WEAK(Unlock)
+
+/* Collective over pgroup: count mutexes hosted by the caller. */
+armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
+{
+    static const char call[] = "ARMCIX_Create_mutexes_hdl";
+    armcii_set_call(call);
+    armcii_check_init(call);
+    MPI_Comm comm = armcii_group_comm(call, pgroup);
+    return armcii_mutex_create(call, count, comm, 0);
+}
+
+/* Collective over the handle's group. */
+int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl)
+{
+    static const char call[] = "ARMCIX_Destroy_mutexes_hdl";
+    armcii_set_call(call);
+    armcii_check_init(call);
+    armcii_mutex_destroy(call, armcii_mutex_check_hdl(call, hdl), 0);
+    return 0;
+}
+
+/* proc is absolute. */
+void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
+{
+    static const char call[] = "ARMCIX_Lock_hdl";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    armcii_mutex_lock(call, armcii_mutex_check_hdl(call, hdl), mutex, proc);
+    armcii_api_leave();
+}
+
+/* Nonblocking: 0 = acquired, 1 = held by another process. */
+int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
+{
+    static const char call[] = "ARMCIX_Trylock_hdl";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    int rc = armcii_mutex_trylock(call, armcii_mutex_check_hdl(call, hdl), mutex, proc);
+    armcii_api_leave();
+    return rc;
+}
+
+void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
+{
+    static const char call[] = "ARMCIX_Unlock_hdl";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    armcii_mutex_unlock(call, armcii_mutex_check_hdl(call, hdl), mutex, proc);
+    armcii_api_leave();
+}
+
+/* Atomic op on *prem at proc; the old value is stored into *ploc. */
+int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
+{
+    static const char call[] = "ARMCI_Rmw";
+    armcii_api_enter(call);
+    armcii_check_init(call);
+    if (ARMCII_UNLIKELY(op < ARMCI_FETCH_AND_ADD || op > ARMCI_SWAP_LONG))
+        armcii_error(call, "unknown operation %d (expected ARMCI_FETCH_AND_ADD, "
+                     "ARMCI_FETCH_AND_ADD_LONG, ARMCI_SWAP or ARMCI_SWAP_LONG: 0..3)", op);
+    armcii_check_proc(call, proc);
+    if (ARMCII_UNLIKELY(!ploc))
+        armcii_error(call, "local location ploc is NULL");
+    if (ARMCII_UNLIKELY(!prem))
+        armcii_error(call, "remote location prem is NULL");
+    armcii_mutex_rmw(call, op, ploc, prem, value, proc);
+    armcii_api_leave();
+    return 0;
+}
+ARMCII_WEAK(Rmw)

@@ -1,0 +1,25 @@
+/*
+ * Progress extensions (armcix.h): poke MPI, and ghost redirection hints.
+ */
+#include "armci_api.h"
+#include "../gmr/gmr.h"
+
+/* Poke MPI's progress engine once (ARMCI_EXPLICIT_NB_PROGRESS). */
+void ARMCIX_Progress(void)
+{
+    armcii_set_call("ARMCIX_Progress");
+    if (armcii_state.init_count > 0 && armcii_state.cfg.explicit_nb_progress)
+        armcii_gmr_progress();
+}
+
+/* Per-region ghost redirection for regions allocated from now on (1 on,
+ * 0 off, -1 back to ARMCI_GHOST_ASYNC).  Call it collectively: a region
+ * uses ghosts only if every member asked for it (allocation takes the
+ * minimum).  Without ghosts it is accepted and has no effect. */
+int ARMCIX_Set_async_hint(int mode)
+{
+    if (mode < -1 || mode > 1)
+        armcii_error("ARMCIX_Set_async_hint", "mode %d is not -1, 0 or 1", mode);
+    armcii_gmr_state.async_hint = mode;
+    return 0;
+}

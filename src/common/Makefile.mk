@@ -1,0 +1,9 @@
+libarmci_core_la_SOURCES += \
+	src/common/common.h \
+	src/common/common_config.def \
+	src/common/common_config.c \
+	src/common/common_error.c \
+	src/common/common_init.c \
+	src/common/common_quirks.c \
+	src/common/common_topo.c \
+	src/common/common_group.c

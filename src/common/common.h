@@ -1,0 +1,220 @@
+/*
+ * src/common: what every module shares; it sits below all of them.
+ *
+ * Role: the library-wide state (world communicator, rank, configuration),
+ * the configuration table, errors and logging, identification of the MPI
+ * library and its known bugs (one place, one version parser), the node
+ * topology (real or virtual nodes) and process groups.
+ *
+ * Invariants:
+ *  - every communicator the library creates uses MPI_ERRORS_RETURN and every
+ *    MPI call is checked through ARMCII_MPI, which reports "[rank] ARMCI
+ *    Error in <ARMCI call>: <MPI call> failed: <MPI error string>" and aborts
+ *    the job; windows get MPI_ERRORS_RETURN right after creation;
+ *  - user mistakes end in armcii_error() (rank, call, reason, abort);
+ *    ARMCII_ASSERT checks internal invariants in --enable-debug builds only;
+ *  - MPI quirks are decided here (common_quirks.c) and nowhere else.
+ * May call: MPI and the C library only.
+ */
+#ifndef ARMCI_COMMON_H
+#define ARMCI_COMMON_H
+
+#include "config.h"
+#include <stddef.h>
+#include <mpi.h>
+/* The public API keeps default visibility; the library is compiled with
+ * -fvisibility=hidden, so everything else stays internal. */
+#pragma GCC visibility push(default)
+#include "armci.h"
+#include "armcix.h"
+#include "message.h"
+#include "iterator.h"
+#pragma GCC visibility pop
+
+#define ARMCII_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ARMCII_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- configuration (common_config.c; pure C, unit-tested) ---- */
+#define ARMCII_CFG_BOOL(N, f, d, h) int f;
+#define ARMCII_CFG_INT(N, f, d, h) int f;
+#define ARMCII_CFG_LONG(N, f, d, h) long f;
+#define ARMCII_CFG_ENUM(N, f, c, d, h) int f;
+typedef struct {
+#include "common_config.def"
+    unsigned long from_env; /* bit i: row i of the table was set by the environment */
+} armcii_config_t;
+#undef ARMCII_CFG_BOOL
+#undef ARMCII_CFG_INT
+#undef ARMCII_CFG_LONG
+#undef ARMCII_CFG_ENUM
+
+enum { ARMCII_STRIDED_DIRECT = 0, ARMCII_STRIDED_IOV = 1 };
+enum { ARMCII_IOV_AUTO = 0, ARMCII_IOV_CONSRV, ARMCII_IOV_BATCHED, ARMCII_IOV_DIRECT };
+enum { ARMCII_ASYNC_ON = 0, ARMCII_ASYNC_OFF, ARMCII_ASYNC_AUTO };
+
+/* Parse every ARMCI_* variable through getenv_fn into cfg.  Returns 0, or -1
+ * with a message in err (bad value).  Unknown ARMCI_* names found in envp are
+ * reported through warn (one call each). */
+int armcii_config_parse(armcii_config_t *cfg, const char *(*getenv_fn)(const char *),
+                        char *const *envp, void (*warn)(const char *msg),
+                        char *err, size_t errlen);
+/* Write "NAME = value" lines for the whole table into fp; with sources,
+ * each line also says "(environment)" or "(default)". */
+void armcii_config_dump(const armcii_config_t *cfg, void *fp, int sources);
+/* Name of an ENUM field's current choice (for logs). */
+const char *armcii_config_choice(const char *var, int index);
+
+/* ---- the one state struct of src/common ---- */
+typedef struct {
+    int init_count;
+    int rank, nproc;
+    MPI_Comm world;          /* dup of the init communicator: user-visible world */
+    MPI_Comm internal;       /* private dup for the library's own messages */
+    int thread_level;
+    int threaded;            /* ARMCI_Init_thread(MPI_THREAD_MULTIPLE): lock shared state */
+    unsigned long shm_limit;
+    armcii_config_t cfg;
+    ARMCI_Group world_group;
+    ARMCI_Group default_group;
+    /* topology (common_topo.c) */
+    MPI_Comm node;           /* my (virtual) node within world */
+    int node_size, node_rank;
+    int *node_of;            /* absolute rank -> node index (dense, by lowest rank) */
+    int nnodes;
+} armcii_state_t;
+extern armcii_state_t armcii_state;
+
+/* Library bring-up and teardown of this module (common_init.c). */
+void armcii_common_init(int requested, MPI_Comm comm);
+void armcii_common_finalize(void);
+
+/* ---- errors and logging (common_error.c) ---- */
+/* Name of the ARMCI call the calling thread is in (for MPI failures). */
+extern __thread const char *armcii_current_call
+    __attribute__((tls_model("initial-exec")));
+static inline void armcii_set_call(const char *call) { armcii_current_call = call; }
+
+/* Print "[rank] ARMCI Error in <call>: <reason>" and abort the job. */
+void armcii_error(const char *call, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+/* Print "[rank] <prefix>: <msg>" and abort with code (ARMCI_Error). */
+void armcii_abort_msg(const char *msg, int code) __attribute__((noreturn));
+/* Warning with the rank prefix; the _once form prints once per format. */
+void armcii_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void armcii_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Verbose log line, printed when ARMCI_VERBOSE >= level. */
+void armcii_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report a failed MPI call (with MPI's error string) and abort. */
+void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
+    __attribute__((noreturn, cold));
+/* The rank for messages: the ARMCI rank, else the MPI world rank, else -1. */
+int armcii_error_rank(void);
+
+#define ARMCII_MPI(call)                                                      \
+    do {                                                                      \
+        int armcii_rc_ = (call);                                              \
+        if (ARMCII_UNLIKELY(armcii_rc_ != MPI_SUCCESS))                       \
+            armcii_mpi_fail(#call, armcii_rc_, __FILE__, __LINE__);           \
+    } while (0)
+
+#ifdef ARMCII_DEBUG
+#define ARMCII_ASSERT(c)                                                      \
+    do { if (ARMCII_UNLIKELY(!(c))) armcii_error("internal", "assertion '%s' failed at %s:%d", \
+                                #c, __FILE__, __LINE__); } while (0)
+#else
+#define ARMCII_ASSERT(c) ((void)0)
+#endif
+
+/* Abort unless the library is initialized. */
+static inline void armcii_check_init(const char *call)
+{
+    if (ARMCII_UNLIKELY(armcii_state.init_count <= 0))
+        armcii_error(call, "ARMCI is not initialized");
+}
+
+/* Abort unless 0 <= proc < nproc. */
+static inline void armcii_check_proc(const char *call, int proc)
+{
+    if (ARMCII_UNLIKELY(proc < 0 || proc >= armcii_state.nproc))
+        armcii_error(call, "process %d out of range [0, %d)", proc, armcii_state.nproc);
+}
+
+/* Duplicate comm with MPI_ERRORS_RETURN (every internal communicator). */
+void armcii_comm_dup(MPI_Comm comm, MPI_Comm *out);
+/* Set MPI_ERRORS_RETURN on a window the library created. */
+void armcii_win_errors_return(MPI_Win win);
+
+/* A lock for the few shared structures mutated outside collectives; taken
+ * only when the library runs under MPI_THREAD_MULTIPLE (armcii_state.threaded). */
+typedef struct { int word; } armcii_lock_t;
+void armcii_lock_slow(armcii_lock_t *l);
+static inline void armcii_lock(armcii_lock_t *l)
+{
+    if (ARMCII_UNLIKELY(armcii_state.threaded) &&
+        (__atomic_exchange_n(&l->word, 1, __ATOMIC_ACQUIRE)))
+        armcii_lock_slow(l);
+}
+static inline void armcii_unlock(armcii_lock_t *l)
+{
+    if (ARMCII_UNLIKELY(armcii_state.threaded))
+        __atomic_store_n(&l->word, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- MPI identification and quirks (common_quirks.c) ---- */
+enum { ARMCII_MPI_OTHER = 0, ARMCII_MPI_OMPI, ARMCII_MPI_MPICH };
+typedef struct {
+    int impl;                /* ARMCII_MPI_* */
+    int major, minor;        /* of the implementation (Open MPI 4.1 -> 4, 1) */
+    char library[128];       /* first line of MPI_Get_library_version */
+} armcii_mpi_id_t;
+/* Who we run on; PMPI only, so it is safe inside the ghost layer's MPI_Init. */
+const armcii_mpi_id_t *armcii_mpi_id(void);
+
+/* One-sided components, as far as they can be told apart. */
+enum { ARMCII_OSC_UNKNOWN = 0, ARMCII_OSC_SM, ARMCII_OSC_RDMA, ARMCII_OSC_PT2PT,
+       ARMCII_OSC_UCX, ARMCII_OSC_MPICH };
+int armcii_win_component(MPI_Win win);
+const char *armcii_osc_name(int osc);
+
+enum {
+    /* Accumulate with a derived datatype must be split into contiguous
+     * operations (one per block). */
+    ARMCII_QUIRK_ACC_DTYPE_SPLIT = 1,
+    /* This window's MPI serves others' atomics only from its progress
+     * engine, which its RMA calls never run: poke it now and then. */
+    ARMCII_QUIRK_WIN_POKE = 2,
+    /* Dynamic windows of this MPI cannot carry many attached regions. */
+    ARMCII_QUIRK_DYNWIN_BROKEN = 4,
+};
+/* Quirks of the running MPI (not window specific), decided once. */
+int armcii_quirks(void);
+/* Quirks of one window (its component). */
+int armcii_win_quirks(MPI_Win win);
+/* Why this MPI may refuse windows, for the error message ("" if unknown). */
+const char *armcii_no_windows_hint(void);
+/* Log the decisions once (ARMCI_VERBOSE). */
+void armcii_quirks_log(void);
+
+/* ---- topology (common_topo.c) ---- */
+/* Collective over world: split into (virtual) nodes; node_of[] of everyone. */
+void armcii_topo_init(void);
+void armcii_topo_finalize(void);
+static inline int armcii_node_of(int abs) { return armcii_state.node_of[abs]; }
+
+/* ---- process groups (common_group.c) ---- */
+void armcii_group_init(void);
+void armcii_group_finalize(void);
+/* Fill g from a communicator of which the caller is a member (NULL: non-member). */
+void armcii_group_from_comm(const char *call, MPI_Comm comm, ARMCI_Group *g);
+void armcii_group_create_child(const char *call, int n, const int *pid, ARMCI_Group *out,
+                               const ARMCI_Group *parent);
+/* MPI_Comm_split of parent (color MPI_UNDEFINED: a non-member's group). */
+void armcii_group_split(const char *call, const ARMCI_Group *parent, int color, int key,
+                        ARMCI_Group *out);
+void armcii_group_free(const char *call, ARMCI_Group *g);
+/* Communicator of a group the caller belongs to, or abort. */
+MPI_Comm armcii_group_comm(const char *call, const ARMCI_Group *g);
+/* Group rank of absolute rank abs in g, -1 when not a member. */
+int armcii_group_rank_of(const ARMCI_Group *g, int abs);
+
+#endif /* ARMCI_COMMON_H */

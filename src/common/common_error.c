@@ -1,0 +1,137 @@
+/*
+ * Errors, warnings and logging.  Every message starts with the rank so that
+ * interleaved output of many processes stays readable; every abort goes
+ * through MPI_Abort on the library's world (or the job's, before init).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include "common.h"
+
+__thread const char *armcii_current_call __attribute__((tls_model("initial-exec")));
+
+/* Error-path state: format strings already warned about (warn once). */
+#define WARN_ONCE_SLOTS 64
+static struct {
+    const char *seen[WARN_ONCE_SLOTS];
+    int n;
+    armcii_lock_t lock;
+} err_state;
+
+int armcii_error_rank(void)
+{
+    int init = 0, fin = 0, r = -1;
+    if (armcii_state.init_count > 0)
+        return armcii_state.rank;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+__attribute__((noreturn)) static void abort_job(int code)
+{
+    int init = 0, fin = 0;
+    fflush(stdout);
+    fflush(stderr);
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Abort(armcii_state.init_count > 0 ? armcii_state.world : MPI_COMM_WORLD,
+                  code ? code : 1);
+    exit(code ? code : 1);
+}
+
+void armcii_error(const char *call, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "[%d] ARMCI Error in %s: %s\n", armcii_error_rank(), call, msg);
+    abort_job(100);
+}
+
+void armcii_abort_msg(const char *msg, int code)
+{
+    fprintf(stderr, "[%d] ARMCI Error: %s\n", armcii_error_rank(), msg ? msg : "(null)");
+    abort_job(code);
+}
+
+void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
+{
+    char str[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, str, &len) != MPI_SUCCESS)
+        snprintf(str, sizeof str, "error code %d", rc);
+    /* "what" is the call as written in the source: keep the MPI function name. */
+    char fn[64];
+    size_t n = strcspn(what, "(");
+    snprintf(fn, sizeof fn, "%.*s", (int)(n < sizeof fn ? n : sizeof fn - 1), what);
+    const char *call = armcii_current_call ? armcii_current_call : "ARMCI (internal)";
+    armcii_error(call, "%s failed: %s (%s:%d)", fn, str, file, line);
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "[%d] ARMCI Warning: %s\n", armcii_error_rank(), msg);
+    fflush(stderr);
+}
+
+void armcii_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(fmt, ap);
+    va_end(ap);
+}
+
+/* Format strings are remembered by address: hot-path warnings print once. */
+void armcii_warn_once(const char *fmt, ...)
+{
+    armcii_lock(&err_state.lock);
+    for (int i = 0; i < err_state.n; i++) {
+        if (err_state.seen[i] == fmt) {
+            armcii_unlock(&err_state.lock);
+            return;
+        }
+    }
+    if (err_state.n < WARN_ONCE_SLOTS)
+        err_state.seen[err_state.n++] = fmt;
+    armcii_unlock(&err_state.lock);
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(fmt, ap);
+    va_end(ap);
+}
+
+void armcii_log(int level, const char *fmt, ...)
+{
+    if (armcii_state.cfg.verbose < level)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "[%d] ARMCI: %s\n", armcii_error_rank(), msg);
+    fflush(stderr);
+}
+
+void armcii_lock_slow(armcii_lock_t *l)
+{
+    for (int spins = 0;; spins++) {
+        if (!__atomic_load_n(&l->word, __ATOMIC_RELAXED) &&
+            !__atomic_exchange_n(&l->word, 1, __ATOMIC_ACQUIRE))
+            return;
+        /* Ranks are often oversubscribed: let the holder run. */
+        if (spins > 64)
+            sched_yield();
+    }
+}

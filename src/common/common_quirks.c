@@ -1,0 +1,142 @@
+/*
+ * The one place where the running MPI is identified and where its known
+ * bugs are decided, keyed by implementation, version and one-sided
+ * component.  Every other file asks armcii_quirks() / armcii_win_quirks()
+ * instead of testing versions itself; each quirk names its reproducer
+ * under tests/mpi.  PMPI calls only: the ghost layer asks from inside
+ * MPI_Init, before the library is initialized.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+
+/* Computed once, before any thread can race on it (ARMCI_Init and the
+ * ghost layer's MPI_Init both run single-threaded). */
+static struct {
+    int have_id;
+    armcii_mpi_id_t id;
+    int quirks;              /* -1 until decided */
+} q_state = {0, {0, 0, 0, ""}, -1};
+
+/* The one version parser: "Open MPI v4.1.4, ..." or "MPICH Version: 4.0.2 ...". */
+static void parse_id(const char *lib, armcii_mpi_id_t *id)
+{
+    const char *p;
+    id->impl = ARMCII_MPI_OTHER;
+    id->major = id->minor = -1;
+    if ((p = strstr(lib, "Open MPI v"))) {
+        id->impl = ARMCII_MPI_OMPI;
+        sscanf(p + strlen("Open MPI v"), "%d.%d", &id->major, &id->minor);
+    } else if ((p = strstr(lib, "MPICH Version:"))) {
+        id->impl = ARMCII_MPI_MPICH;
+        p += strlen("MPICH Version:");
+        while (*p == ' ' || *p == '\t')
+            p++;
+        sscanf(p, "%d.%d", &id->major, &id->minor);
+    }
+    size_t n = strcspn(lib, "\n");
+    if (n >= sizeof id->library)
+        n = sizeof id->library - 1;
+    memcpy(id->library, lib, n);
+    id->library[n] = '\0';
+}
+
+const armcii_mpi_id_t *armcii_mpi_id(void)
+{
+    if (!q_state.have_id) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+        int len = 0;
+        PMPI_Get_library_version(lib, &len);
+        parse_id(lib, &q_state.id);
+        q_state.have_id = 1;
+    }
+    return &q_state.id;
+}
+
+/* Open MPI names windows after their osc component ("rdma window 3");
+ * osc/sm leaves the name empty.  Other MPIs do not tell. */
+int armcii_win_component(MPI_Win win)
+{
+    const armcii_mpi_id_t *id = armcii_mpi_id();
+    if (id->impl == ARMCII_MPI_MPICH)
+        return ARMCII_OSC_MPICH;
+    if (id->impl != ARMCII_MPI_OMPI)
+        return ARMCII_OSC_UNKNOWN;
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int len = 0;
+    PMPI_Win_get_name(win, name, &len);
+    static const struct { const char *prefix; int osc; } names[] = {
+        {"rdma window", ARMCII_OSC_RDMA}, {"pt2pt window", ARMCII_OSC_PT2PT},
+        {"ucx window", ARMCII_OSC_UCX}, {"sm window", ARMCII_OSC_SM}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strncmp(name, names[i].prefix, strlen(names[i].prefix)))
+            return names[i].osc;
+    return name[0] ? ARMCII_OSC_UNKNOWN : ARMCII_OSC_SM;
+}
+
+const char *armcii_osc_name(int osc)
+{
+    static const char *const n[] = {"unknown", "osc/sm", "osc/rdma", "osc/pt2pt",
+                                    "osc/ucx", "MPICH"};
+    return osc >= 0 && osc <= ARMCII_OSC_MPICH ? n[osc] : "unknown";
+}
+
+int armcii_quirks(void)
+{
+    if (ARMCII_LIKELY(q_state.quirks >= 0))
+        return q_state.quirks;
+    const armcii_mpi_id_t *id = armcii_mpi_id();
+    int q = 0;
+    /* Open MPI 4.x is reported to lose MPI_Accumulate updates when the
+     * target datatype is indexed (the reason other ARMCI-over-MPI libraries
+     * force one operation per block there).  The pure-MPI probe
+     * tests/mpi/ompi_indexed_acc_repro.c did NOT lose updates with 4.1.4 on
+     * one node (osc rdma, pt2pt and sm), but the reports concern network
+     * transports we cannot test here, so accumulates are split into one
+     * contiguous operation per block on Open MPI < 5; puts and gets keep
+     * their derived datatypes. */
+    if (id->impl == ARMCII_MPI_OMPI && id->major < 5)
+        q |= ARMCII_QUIRK_ACC_DTYPE_SPLIT;
+    q_state.quirks = q;
+    return q;
+}
+
+int armcii_win_quirks(MPI_Win win)
+{
+    const armcii_mpi_id_t *id = armcii_mpi_id();
+    int osc = armcii_win_component(win), q = armcii_quirks();
+    /* Open MPI 4.1's osc/ucx serves the atomics others aim at this process
+     * (UCX's shared-memory transports emulate them in software) only from
+     * opal_progress(), which its own RMA calls never run: a process that
+     * polls through RMA alone starves everyone's atomics
+     * (tests/mpi/ompi_ucx_rma_progress_repro.c).  Its dynamic windows attach
+     * at most 32 regions, crash in MPI_Win_free after attach/detach traffic
+     * and leave origins with stale keys (tests/mpi/ompi_ucx_dynwin_repro.c).
+     * Open MPI 5 reworked osc/ucx. */
+    if (osc == ARMCII_OSC_UCX && id->major < 5)
+        q |= ARMCII_QUIRK_WIN_POKE | ARMCII_QUIRK_DYNWIN_BROKEN;
+    return q;
+}
+
+/* Known case: Open MPI 4.1's osc pt2pt refuses windows when
+ * MPI_THREAD_MULTIPLE was granted. */
+const char *armcii_no_windows_hint(void)
+{
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    if (armcii_mpi_id()->impl == ARMCII_MPI_OMPI && level == MPI_THREAD_MULTIPLE)
+        return "; with MPI_THREAD_MULTIPLE, Open MPI's osc pt2pt refuses windows: "
+               "initialize MPI with a lower thread level or use another osc";
+    return "";
+}
+
+void armcii_quirks_log(void)
+{
+    const armcii_mpi_id_t *id = armcii_mpi_id();
+    int q = armcii_quirks();
+    armcii_log(1, "MPI: %s (%s %d.%d); quirks: acc_dtype_split=%s", id->library,
+               id->impl == ARMCII_MPI_OMPI ? "Open MPI"
+               : id->impl == ARMCII_MPI_MPICH ? "MPICH" : "other",
+               id->major, id->minor, (q & ARMCII_QUIRK_ACC_DTYPE_SPLIT) ? "on" : "off");
+}
