@@ -11,7 +11,8 @@ MPI_TESTS = \
 	tests/mpi/test_groups_disjoint \
 	tests/mpi/test_abi \
 	tests/mpi/test_optional
-MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_ompi_pt2pt_getflush.sh \
+MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
+	tests/mpi/test_ompi_pt2pt_getflush.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh
@@ -22,7 +23,7 @@ include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro
-EXTRA_DIST += tests/run-mode.sh tests/ompi_only.sh tests/testutil.h $(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)
+EXTRA_DIST += tests/README.md tests/run-mode.sh tests/ompi_only.sh tests/testutil.h $(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)
 
 TEST_EXTENSIONS = .on .off .vn2 .pt2pt .ucx
 ON_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-mode.sh on

@@ -15,3 +15,7 @@ EXTRA_DIST += tests/mpi/badinput_iov.cases tests/mpi/ompi_indexed_acc_repro.c
 # the classic stride iterator (iterator.h)
 UNIT_TESTS += tests/unit/test_stride_info
 tests_unit_test_stride_info_LDADD = libarmci_core.la
+# bad input of the remaining families (tests/mpi/badinput_misc.cases)
+check_PROGRAMS += tests/mpi/badinput_misc
+tests_mpi_badinput_misc_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/mpi/badinput_misc.cases
