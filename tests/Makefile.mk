@@ -12,7 +12,8 @@ MPI_TESTS = \
 	tests/mpi/test_abi \
 	tests/mpi/test_optional
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
-	tests/mpi/test_ompi_pt2pt_getflush.sh \
+	tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_rma_target_progress.sh \
+	tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh
@@ -22,7 +23,8 @@ include tests/progress.mk
 include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
-	tests/mpi/ompi_ucx_dynwin_repro
+	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
+	tests/mpi/mpich_small_win_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/ompi_only.sh tests/testutil.h $(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)
 
 TEST_EXTENSIONS = .on .off .vn2 .pt2pt .ucx

@@ -28,6 +28,11 @@
 #include <stdlib.h>
 #include "ghost.h"
 
+/* The wrappers must be exported although the library is compiled with
+ * -fvisibility=hidden: Open MPI's mpi.h declares MPI_* with default
+ * visibility, MPICH's does not, so say it here for both. */
+#pragma GCC visibility push(default)
+
 #define PS armcii_ghost_state
 #define W(c) (PS.ghosts_on && (c) == MPI_COMM_WORLD ? PS.user_world : (c))
 
@@ -246,3 +251,5 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm c, MPI_Win *w)
 {
     return PMPI_Win_create_dynamic(info, W(c), w);
 }
+
+#pragma GCC visibility pop

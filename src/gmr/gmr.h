@@ -56,13 +56,17 @@ typedef struct armcii_gmr {
     MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
     int all_local;            /* all members share my node and direct is on */
     int ghost_async;          /* ghost build: software-handled ops go to ghosts */
-    unsigned char *dirty;     /* per group rank: unfenced remote writes, by path */
+    unsigned char *dirty;     /* per group rank: unfenced remote writes, by path
+                                 (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST) */
     int ndirty;               /* number of nonzero entries in dirty */
     struct armcii_gmr *next_dirty; /* list of regions with ndirty > 0 */
     int in_dirty_list;
     struct armcii_gmr *prev, *next; /* all live regions */
     void *ghost;              /* gmr_ghost.c: ghost-side exposure */
 } armcii_gmr_t;
+
+/* dirty[] bits: writes through the region's window, through a ghost. */
+enum { ARMCII_DIRTY_WIN = 1, ARMCII_DIRTY_GHOST = 2 };
 
 /* Operation classes: translation may redirect some to ghosts, and the
  * profiler counts them. */
@@ -121,6 +125,29 @@ int armcii_gmr_table_remove(armcii_gmr_table_t *t, int proc, uintptr_t base);
  * calling thread's copy: valid until its next lookup. */
 const armcii_gmr_entry_t *armcii_gmr_table_find(const armcii_gmr_table_t *t, int proc,
                                                 uintptr_t addr);
+
+/* Per-thread hint: a copy of the last entry found, valid while the table's
+ * sequence number is unchanged (a writer makes it odd, then new).  It is
+ * per thread, so it needs no lock; it sits in a header so that the hot
+ * path checks it inline. */
+typedef struct {
+    const armcii_gmr_table_t *t;
+    unsigned long seq;
+    int proc;
+    armcii_gmr_entry_t e;
+} armcii_gmr_hint_t;
+extern __thread armcii_gmr_hint_t armcii_gmr_hint __attribute__((tls_model("initial-exec")));
+
+/* armcii_gmr_table_find with the hint checked inline. */
+static inline const armcii_gmr_entry_t *armcii_gmr_table_lookup(const armcii_gmr_table_t *t,
+                                                                int proc, uintptr_t addr)
+{
+    const armcii_gmr_hint_t *h = &armcii_gmr_hint;
+    if (__builtin_expect(h->t == t && h->proc == proc && addr - h->e.base < h->e.size &&
+                             h->seq == __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE), 1))
+        return &h->e;
+    return armcii_gmr_table_find(t, proc, addr);
+}
 
 /* ---- module state: the one global of src/gmr ---- */
 typedef struct {

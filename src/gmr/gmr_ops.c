@@ -12,7 +12,7 @@
 /* dirty[] bits: DIRTY_WIN for writes through the region's window,
  * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where
  * it was used, so fencing a busy target does not wait on its own window. */
-enum { DIRTY_WIN = 1, DIRTY_GHOST = 2 };
+enum { DIRTY_WIN = ARMCII_DIRTY_WIN, DIRTY_GHOST = ARMCII_DIRTY_GHOST };
 
 static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits);
 

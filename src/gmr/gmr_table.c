@@ -17,14 +17,9 @@
 #include <sched.h>
 #include "gmr.h"
 
-/* Per-thread hint: a copy of the last entry found, valid while the table's
- * sequence number is unchanged. */
-static __thread struct {
-    const armcii_gmr_table_t *t;
-    unsigned long seq;
-    int proc;
-    armcii_gmr_entry_t e;
-} hint __attribute__((tls_model("initial-exec")));
+/* The per-thread hint (gmr.h: armcii_gmr_table_lookup checks it inline). */
+__thread armcii_gmr_hint_t armcii_gmr_hint __attribute__((tls_model("initial-exec")));
+#define hint armcii_gmr_hint
 
 typedef struct retired { struct retired *next; } retired_t;
 

@@ -6,9 +6,81 @@
 #include <string.h>
 #include "gmr.h"
 
+/* The hot path of blocking contiguous put and get (bench_samewin measures
+ * it against raw MPI): the thread's translation hint covers the target and
+ * nothing needs the general path (profiling counts classes, pokes count
+ * completions; puts and gets never go to ghosts).  Returns the region with
+ * the byte offset and group rank of the target, or NULL: take the general
+ * path, which also reports bad addresses. */
+static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, size_t *off,
+                                        int *grank)
+{
+    if (ARMCII_UNLIKELY(armcii_gmr_state.profile | armcii_gmr_state.poke))
+        return NULL;
+    const armcii_gmr_entry_t *e =
+        armcii_gmr_table_lookup(&armcii_gmr_state.table, proc, (uintptr_t)addr);
+    if (ARMCII_UNLIKELY(!e))
+        return NULL;
+    size_t o = (uintptr_t)addr - e->base;
+    if (ARMCII_UNLIKELY((size_t)bytes > e->size - o))
+        return NULL;
+    *off = o;
+    *grank = e->grank;
+    return e->region;
+}
+
+/* 1 when the put was done on the hot path.  A put through the window
+ * needs the target already marked as written through the window only
+ * (mark_dirty in gmr_ops.c does the first marking and path switches). */
+static inline int fast_put(const void *src, void *dst, int bytes, int proc)
+{
+    size_t off;
+    int r;
+    armcii_gmr_t *g = fast_target(dst, bytes, proc, &off, &r);
+    if (!g)
+        return 0;
+    char *d = g->slice[r].direct;
+    if (d) {
+        memmove(d + off, src, (size_t)bytes);
+        return 1;
+    }
+    if (g->dirty[r] != ARMCII_DIRTY_WIN)
+        return 0;
+    ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
+                       g->win));
+    /* armcii_gmr_complete_win without its poke (fast_target excluded it) */
+    if (ARMCII_UNLIKELY(armcii_state.cfg.no_flush_local))
+        ARMCII_MPI(MPI_Win_flush(r, g->win));
+    else
+        ARMCII_MPI(MPI_Win_flush_local(r, g->win));
+    return 1;
+}
+
+/* A get needs no unfenced write of this process to the target (those are
+ * flushed first on the general path: location consistency). */
+static inline int fast_get(const void *src, void *dst, int bytes, int proc)
+{
+    size_t off;
+    int r;
+    armcii_gmr_t *g = fast_target(src, bytes, proc, &off, &r);
+    if (!g || g->dirty[r])
+        return 0;
+    char *d = g->slice[r].direct;
+    if (d) {
+        memmove(dst, d + off, (size_t)bytes);
+        return 1;
+    }
+    ARMCII_MPI(MPI_Get(dst, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
+                       g->win));
+    ARMCII_MPI(MPI_Win_flush(r, g->win)); /* reads complete with flush (gmr_ops.c) */
+    return 1;
+}
+
 void armcii_gmr_put_contig(const char *call, const void *src, void *dst, int bytes,
                            int proc, const armcii_gmr_cmpl_t *c, armcii_opclass_t cls)
 {
+    if (cls == ARMCII_OP_PUT && c->blocking && fast_put(src, dst, bytes, proc))
+        return;
     armcii_target_t t;
     armcii_gmr_xlate(call, dst, (size_t)bytes, proc, cls, &t);
     if (t.direct) {
@@ -22,6 +94,8 @@ void armcii_gmr_put_contig(const char *call, const void *src, void *dst, int byt
 void armcii_gmr_get_contig(const char *call, const void *src, void *dst, int bytes,
                            int proc, const armcii_gmr_cmpl_t *c)
 {
+    if (c->blocking && fast_get(src, dst, bytes, proc))
+        return;
     armcii_target_t t;
     armcii_gmr_xlate(call, src, (size_t)bytes, proc, ARMCII_OP_GET, &t);
     if (t.direct) {

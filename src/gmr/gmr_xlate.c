@@ -8,7 +8,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
                          armcii_opclass_t cls, armcii_target_t *t)
 {
     const armcii_gmr_entry_t *e =
-        armcii_gmr_table_find(&armcii_gmr_state.table, proc, (uintptr_t)addr);
+        armcii_gmr_table_lookup(&armcii_gmr_state.table, proc, (uintptr_t)addr);
     if (ARMCII_UNLIKELY(!e))
         return -1;
     size_t off = (uintptr_t)addr - e->base;
