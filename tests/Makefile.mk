@@ -16,7 +16,8 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
-UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh
+UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
+	tests/unit/test_armci_info.sh
 include tests/iov.mk
 include tests/mutex.mk
 include tests/progress.mk
