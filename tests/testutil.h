@@ -33,6 +33,16 @@ static void tu_fail(const char *file, int line, const char *fmt, ...)
             tu_fail(__FILE__, __LINE__, __VA_ARGS__);                         \
     } while (0)
 
+/* n iterations, divided by TEST_ITER_DIV when set: scripts that rerun a
+ * program once per configuration (test_iov_methods.sh) need each
+ * configuration exercised, not the full randomized coverage every time. */
+static inline int tu_iters(int n)
+{
+    const char *s = getenv("TEST_ITER_DIV");
+    int d = s ? atoi(s) : 1;
+    return d > 1 ? (n + d - 1) / d : n;
+}
+
 /* Agree on the result; rank 0 prints the line; returns the exit code. */
 static int tu_finish(void)
 {

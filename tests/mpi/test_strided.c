@@ -308,12 +308,12 @@ int main(int argc, char **argv)
     memset(ptr[me], 0, (size_t)np * AREA + 4096);
     ARMCI_Barrier();
     srand(1234u + (unsigned)me);
-    test_put_get(ptr, 60);
+    test_put_get(ptr, tu_iters(60));
     ARMCI_Barrier();
     test_edges(ptr);
     ARMCI_Barrier();
     for (int type = ARMCI_ACC_INT; type <= ARMCI_ACC_DCP; type++)
-        test_acc(ptr, type, 12, 99u + (unsigned)type);
+        test_acc(ptr, type, tu_iters(12), 99u + (unsigned)type);
     ARMCI_Barrier();
     ARMCI_Free(ptr[me]);
     free(ptr);

@@ -237,10 +237,10 @@ int main(int argc, char **argv)
     memset(B[me], 0, (size_t)np * AREA);
     ARMCI_Barrier();
     srand(4321u + (unsigned)me);
-    test_put_get(45);
+    test_put_get(tu_iters(45));
     ARMCI_Barrier();
     for (int type = ARMCI_ACC_INT; type <= ARMCI_ACC_DCP; type++)
-        test_acc(type, 9);
+        test_acc(type, tu_iters(9));
     /* empty descriptors and an empty call are no-ops */
     armci_giov_t empty[2] = {{NULL, NULL, 8, 0}, {NULL, NULL, 0, 0}};
     ARMCI_PutV(empty, 2, (me + 1) % np);
