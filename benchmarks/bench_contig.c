@@ -273,23 +273,43 @@ static void teardown(void)
     free(B.dst);
 }
 
-int main(int argc, char **argv)
+static void run_pass(const char *title)
 {
-    MPI_Init(&argc, &argv);
-    ARMCI_Init();
-    if (bc_nranks() < 2)
-        bc_die("bench_contig needs at least 2 ranks");
     setup();
     ARMCI_Barrier();
     if (B.me == 0) {
         int reps = bc_reps(31);
         long lo = bc_env_long("BENCH_MINSIZE", 8);
-        bc_header("bench_contig", "   GiB/s   vs_mpi   vs_cpu   vs_blk");
+        bc_header(title, "   GiB/s   vs_mpi   vs_cpu   vs_blk");
         for (long b = lo; b <= (long)B.maxsize; b *= 2)
             run_size((int)b, reps);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     teardown();
+}
+
+/* BENCH_THREADED=1: MPI at MPI_THREAD_MULTIPLE, and the sweep runs twice in
+ * the same job, first after ARMCI_Init, then after ARMCI_Finalize and
+ * ARMCI_Init_thread(MPI_THREAD_MULTIPLE) with one thread: the cost of the
+ * library's thread-safe mode alone (MPI's thread level is the same). */
+int main(int argc, char **argv)
+{
+    int threaded = bc_env_long("BENCH_THREADED", 0) != 0, provided;
+    if (threaded)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    if (bc_nranks() < 2)
+        bc_die("bench_contig needs at least 2 ranks");
+    if (threaded && provided < MPI_THREAD_MULTIPLE)
+        bc_die("BENCH_THREADED=1 needs MPI_THREAD_MULTIPLE");
+    run_pass(threaded ? "bench_contig (ARMCI_Init, MPI_THREAD_MULTIPLE)" : "bench_contig");
+    if (threaded) {
+        ARMCI_Finalize();
+        ARMCI_Init_thread(MPI_THREAD_MULTIPLE);
+        run_pass("bench_contig (ARMCI_Init_thread(MPI_THREAD_MULTIPLE), one thread)");
+    }
     ARMCI_Finalize();
     MPI_Finalize();
     return 0;

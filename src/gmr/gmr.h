@@ -163,6 +163,7 @@ typedef struct {
     MPI_Win create_lock;          /* serializes group window creation */
     unsigned long redirected;     /* operations sent to ghosts (always counted) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
+    armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     /* profiler counters, kept only when ARMCI_PROFILE is on */
     int profile;
     long ops[ARMCII_OP_NCLASS];

@@ -16,6 +16,23 @@ enum { DIRTY_WIN = ARMCII_DIRTY_WIN, DIRTY_GHOST = ARMCII_DIRTY_GHOST };
 
 static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits);
 
+/* Threads (armcii_state.threaded): a bit set by one thread could be cleared
+ * by another thread's fence between the first thread's marking and its
+ * MPI call, leaving a write no later fence would complete.  So in threaded
+ * runs bits are set atomically and never cleared, and regions stay in the
+ * dirty list: fences flush every target ever written (a flush with nothing
+ * outstanding is cheap) and reads of a once-written target flush first.
+ * The list itself is guarded by armcii_gmr_state.lock (insertion here,
+ * traversal in the fences, removal when a region is freed). */
+static void clear_bits(armcii_gmr_t *g, int r, unsigned char bits)
+{
+    if (armcii_state.threaded)
+        return;
+    g->dirty[r] &= (unsigned char)~bits;
+    if (bits && !g->dirty[r])
+        g->ndirty--;
+}
+
 /* Writes to one target through two paths (direct window, ghost) are not
  * ordered with each other by MPI: a put issued before an accumulate could
  * land after it.  Remote-complete the other path's writes before switching
@@ -29,9 +46,14 @@ static void mark_dirty(const armcii_target_t *t)
         flush_paths(g, t->grank, other);
     if (g->dirty[t->grank] & bit)
         return;
-    if (!g->dirty[t->grank])
-        g->ndirty++;
-    g->dirty[t->grank] |= bit;
+    if (armcii_state.threaded) {
+        if (!__atomic_fetch_or(&g->dirty[t->grank], bit, __ATOMIC_RELAXED))
+            __atomic_add_fetch(&g->ndirty, 1, __ATOMIC_RELAXED);
+    } else {
+        if (!g->dirty[t->grank])
+            g->ndirty++;
+        g->dirty[t->grank] |= bit;
+    }
     if (!g->in_dirty_list) {
         armcii_lock(&armcii_gmr_state.lock);
         if (!g->in_dirty_list) {
@@ -139,9 +161,7 @@ static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
         ARMCII_MPI(MPI_Win_flush(r, g->win));
     if (bits & DIRTY_GHOST)
         armcii_gmr_ghost_fence(g, r);
-    g->dirty[r] &= (unsigned char)~bits;
-    if (bits && !g->dirty[r])
-        g->ndirty--;
+    clear_bits(g, r, bits);
 }
 
 /* Remote-complete what this process wrote to g's rank r, by path. */
@@ -159,6 +179,8 @@ void armcii_gmr_order_read(const armcii_target_t *t)
 /* Drop regions with nothing left to fence from the dirty list. */
 static void prune_dirty(void)
 {
+    if (armcii_state.threaded)
+        return;
     armcii_gmr_t **pp = &armcii_gmr_state.dirty;
     while (*pp) {
         armcii_gmr_t *g = *pp;
@@ -184,24 +206,30 @@ static int grank_of(const armcii_gmr_t *g, int abs)
 void armcii_gmr_fence(int abs)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    armcii_lock(&armcii_gmr_state.lock);
     for (armcii_gmr_t *g = armcii_gmr_state.dirty; g; g = g->next_dirty) {
         int r = grank_of(g, abs); /* regions without abs are skipped */
         if (r >= 0 && g->dirty[r])
             flush_dirty(g, r);
     }
     prune_dirty();
+    armcii_unlock(&armcii_gmr_state.lock);
 }
 
 void armcii_gmr_fence_all(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    armcii_lock(&armcii_gmr_state.lock);
     for (armcii_gmr_t *g = armcii_gmr_state.dirty; g; g = g->next_dirty) {
         ARMCII_MPI(MPI_Win_flush_all(g->win));
         armcii_gmr_ghost_fence(g, -1);
-        memset(g->dirty, 0, (size_t)g->size);
-        g->ndirty = 0;
+        if (!armcii_state.threaded) {
+            memset(g->dirty, 0, (size_t)g->size);
+            g->ndirty = 0;
+        }
     }
     prune_dirty();
+    armcii_unlock(&armcii_gmr_state.lock);
 }
 
 void armcii_gmr_barrier(void)

@@ -66,16 +66,21 @@ void armcii_gmr_init(void)
     armcii_gmr_ghost_init();
 }
 
+/* The region list and the dirty list share GS.lock: allocations on
+ * different groups may run in different threads (threaded runs). */
 static void list_link(armcii_gmr_t *g)
 {
+    armcii_lock(&GS.lock);
     g->next = GS.regions;
     if (GS.regions)
         GS.regions->prev = g;
     GS.regions = g;
+    armcii_unlock(&GS.lock);
 }
 
 static void list_unlink(armcii_gmr_t *g)
 {
+    armcii_lock(&GS.lock); /* another thread may be fencing (gmr_ops.c) */
     if (g->prev) g->prev->next = g->next;
     else GS.regions = g->next;
     if (g->next) g->next->prev = g->prev;
@@ -85,6 +90,7 @@ static void list_unlink(armcii_gmr_t *g)
             pp = &(*pp)->next_dirty;
         *pp = g->next_dirty;
     }
+    armcii_unlock(&GS.lock);
 }
 
 #define ARMCII_WIN_MIN_BYTES 16
@@ -255,7 +261,7 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     fill_slices(g, size ? mybase : NULL, size);
     armcii_gmr_ghost_created(g);
     list_link(g);
-    GS.allocations++;
+    __atomic_add_fetch(&GS.allocations, 1, __ATOMIC_RELAXED);
     ARMCII_MPI(MPI_Barrier(g->comm));
     for (int r = 0; r < g->size; r++)
         base_ptrs[r] = g->slice[r].base;

@@ -25,8 +25,10 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->direct = s->direct ? s->direct + off : NULL;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
     if (ARMCII_UNLIKELY(armcii_gmr_state.profile)) {
+        armcii_lock(&armcii_gmr_state.prof_lock); /* threaded runs: exact counts */
         armcii_gmr_state.ops[cls]++;
         armcii_gmr_state.bytes[cls] += (double)len;
+        armcii_unlock(&armcii_gmr_state.prof_lock);
     }
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the

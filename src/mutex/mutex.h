@@ -6,7 +6,7 @@
  * Every mutex is one int "tail" word on its host, in a GMR region over the
  * handle's group (0 = free, r+1 = group rank r is the last in line).
  *   Lock:   prev = atomic swap(tail, me+1).  prev == 0: acquired.  Otherwise
- *           send prev a NOTIFY message naming the mutex (prev learns its
+ *           send prev a NOTIFY message tagged with the mutex (prev learns its
  *           successor) and block in MPI_Recv for prev's HANDOFF message.
  *   Unlock: compare-and-swap(tail, me+1 -> 0).  Success: nobody waits.
  *           Otherwise the process that swapped in after me has sent (or is

@@ -12,35 +12,51 @@
  * node-local CPU-atomic path, the window choice per transport and the
  * ghost-progress redirection all come for free.
  *
- * Messages on the set's private communicator (a dup of the group's):
- *   NOTIFY  {host, mutex}, successor -> predecessor, sent right after the swap;
- *   HANDOFF (0 bytes), holder -> successor.
- * A process waits in at most one queue at a time, so a HANDOFF from a given
- * predecessor is unambiguous.  A holder of several mutexes may receive the
- * NOTIFY of another mutex first; such messages are kept in a small stash.
+ * Messages on the set's private communicator (a dup of the group's), each
+ * tagged with the mutex (tag_notify, tag_handoff): NOTIFY (0 bytes), successor ->
+ * predecessor, sent right after the swap; HANDOFF (0 bytes), holder ->
+ * successor.  Per-mutex tags make both unambiguous without a stash even when
+ * one process waits in, or releases, several queues at once (threads).
+ *
+ * Threads (ARMCI_Init_thread(MPI_THREAD_MULTIPLE)): the queue has one entry
+ * per process, so threads of one process first take a process-local lock of
+ * the mutex (local[]), and held[] names the owning thread (a token), which
+ * keeps "mutexes are not reentrant" and "unlock by the holder" per thread.
+ * Ownership: count/first/abs_to_grp/tail are written at create only;
+ * held[]/nheld are written by the owning thread under local[]; the handle
+ * list (armcii_mutex_state.handles) changes only in collective calls.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mutex.h"
-
-enum { TAG_NOTIFY = 1, TAG_HANDOFF = 2 };
-
-typedef struct { int src, host, m; } notify_t;
 
 struct armcix_mutex_hdl_s {
     MPI_Comm comm;          /* private: NOTIFY and HANDOFF messages */
     int rank, size;         /* in comm */
     int *count;             /* mutexes hosted per group rank */
     int *first;             /* per group rank: index of its mutex 0 in held */
-    unsigned char *held;    /* mutexes this process holds */
+    int *held;              /* per mutex: token of the holding thread, 0: free */
     int nheld;
+    pthread_mutex_t *local; /* per mutex, threaded runs only */
     int *abs_to_grp;        /* absolute -> group rank (-1), NULL: identity */
     armcii_gmr_t *gmr;      /* tail words: count[r] ints on each r */
     void **tail;            /* per group rank: its tail array */
-    notify_t *stash;        /* NOTIFYs received for another mutex */
-    int nstash, capstash;
     struct armcix_mutex_hdl_s *prev, *next; /* armcii_mutex_state.handles */
 };
+
+/* The calling thread's token (1, 2, ...): identifies holders in held[]. */
+static int my_token(void)
+{
+    static int next_token;
+    static __thread int token;
+    if (ARMCII_UNLIKELY(!token))
+        token = __atomic_add_fetch(&next_token, 1, __ATOMIC_RELAXED);
+    return token;
+}
+
+static int tag_notify(int idx) { return 2 * idx + 1; }
+static int tag_handoff(int idx) { return 2 * idx + 2; }
 
 static void set_link(struct armcix_mutex_hdl_s *h)
 {
@@ -79,9 +95,21 @@ static void setup_maps(const char *call, struct armcix_mutex_hdl_s *h, int count
     if (total > 0x7fffffffL)
         armcii_error(call, "%ld mutexes in one set are too many", total);
     h->first[h->size] = (int)total;
-    h->held = calloc((size_t)total, 1);
+    int *ub, flag;
+    ARMCII_MPI(MPI_Comm_get_attr(h->comm, MPI_TAG_UB, &ub, &flag));
+    if (flag && total > (*ub - 2) / 2)
+        armcii_error(call, "%ld mutexes in one set exceed this MPI's tag range (MPI_TAG_UB "
+                     "%d allows %d: two tags per mutex)", total, *ub, (*ub - 2) / 2);
+    h->held = calloc((size_t)total, sizeof(int));
     if (!h->held)
         armcii_error(call, "out of memory");
+    if (armcii_state.threaded) {
+        h->local = malloc((size_t)total * sizeof(pthread_mutex_t));
+        if (!h->local)
+            armcii_error(call, "out of memory");
+        for (long i = 0; i < total; i++)
+            pthread_mutex_init(&h->local[i], NULL);
+    }
     if (identity)
         return;
     int *g2a = malloc((size_t)h->size * sizeof(int));
@@ -134,11 +162,14 @@ void armcii_mutex_destroy(const char *call, struct armcix_mutex_hdl_s *h, int fo
     armcii_gmr_destroy(call, h->comm, mine ? h->tail[h->rank] : NULL);
     ARMCII_MPI(MPI_Comm_free(&h->comm));
     free(h->count);
-    free(h->first);
     free(h->held);
     free(h->abs_to_grp);
     free(h->tail);
-    free(h->stash);
+    if (h->local)
+        for (int i = 0; i < h->first[h->size]; i++)
+            pthread_mutex_destroy(&h->local[i]);
+    free(h->local);
+    free(h->first);
     free(h);
 }
 
@@ -160,80 +191,71 @@ static int locate(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs
     return h->first[r] + m;
 }
 
+static void check_not_held(const char *call, struct armcix_mutex_hdl_s *h, int idx, int m,
+                           int abs)
+{
+    if (ARMCII_UNLIKELY(__atomic_load_n(&h->held[idx], __ATOMIC_RELAXED) == my_token()))
+        armcii_error(call, "mutex %d of process %d is already held by the caller "
+                     "(mutexes are not reentrant)", m, abs);
+}
+
+static void set_held(struct armcix_mutex_hdl_s *h, int idx, int token)
+{
+    __atomic_store_n(&h->held[idx], token, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&h->nheld, token ? 1 : -1, __ATOMIC_RELAXED);
+}
+
 void armcii_mutex_lock(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs)
 {
     armcii_target_t t;
     int host, idx = locate(call, h, m, abs, &t, &host);
-    if (ARMCII_UNLIKELY(h->held[idx]))
-        armcii_error(call, "mutex %d of process %d is already held by the caller "
-                     "(mutexes are not reentrant)", m, abs);
+    check_not_held(call, h, idx, m, abs);
+    if (h->local)
+        pthread_mutex_lock(&h->local[idx]);
     int prev = armcii_mutex_swap_int(&t, h->rank + 1);
     if (prev) {
-        int msg[2] = {host, m};
         MPI_Request rq;
-        ARMCII_MPI(MPI_Isend(msg, 2, MPI_INT, prev - 1, TAG_NOTIFY, h->comm, &rq));
-        ARMCII_MPI(MPI_Recv(NULL, 0, MPI_BYTE, prev - 1, TAG_HANDOFF, h->comm,
+        ARMCII_MPI(MPI_Isend(NULL, 0, MPI_BYTE, prev - 1, tag_notify(idx), h->comm, &rq));
+        ARMCII_MPI(MPI_Recv(NULL, 0, MPI_BYTE, prev - 1, tag_handoff(idx), h->comm,
                             MPI_STATUS_IGNORE));
         /* prev received the NOTIFY before it handed off: completes at once. */
         ARMCII_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     }
-    h->held[idx] = 1;
-    h->nheld++;
+    set_held(h, idx, my_token());
 }
 
 int armcii_mutex_trylock(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs)
 {
     armcii_target_t t;
     int host, idx = locate(call, h, m, abs, &t, &host);
-    if (ARMCII_UNLIKELY(h->held[idx]))
-        armcii_error(call, "mutex %d of process %d is already held by the caller "
-                     "(mutexes are not reentrant)", m, abs);
-    if (armcii_mutex_cas_int(&t, 0, h->rank + 1) != 0)
+    check_not_held(call, h, idx, m, abs);
+    if (h->local && pthread_mutex_trylock(&h->local[idx]))
+        return 1; /* another thread of this process holds or awaits it */
+    if (armcii_mutex_cas_int(&t, 0, h->rank + 1) != 0) {
+        if (h->local)
+            pthread_mutex_unlock(&h->local[idx]);
         return 1;
-    h->held[idx] = 1;
-    h->nheld++;
+    }
+    set_held(h, idx, my_token());
     return 0;
-}
-
-/* The group rank that queued behind me on (host, m): from the stash, or
- * receive NOTIFYs until it arrives (it was sent right after its swap). */
-static int take_successor(const char *call, struct armcix_mutex_hdl_s *h, int host, int m)
-{
-    for (int i = 0; i < h->nstash; i++) {
-        if (h->stash[i].host == host && h->stash[i].m == m) {
-            int src = h->stash[i].src;
-            h->stash[i] = h->stash[--h->nstash];
-            return src;
-        }
-    }
-    for (;;) {
-        int msg[2];
-        MPI_Status st;
-        ARMCII_MPI(MPI_Recv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG_NOTIFY, h->comm, &st));
-        if (msg[0] == host && msg[1] == m)
-            return st.MPI_SOURCE;
-        if (h->nstash == h->capstash) {
-            h->capstash = h->capstash ? 2 * h->capstash : 4;
-            h->stash = realloc(h->stash, (size_t)h->capstash * sizeof *h->stash);
-            if (!h->stash)
-                armcii_error(call, "out of memory");
-        }
-        h->stash[h->nstash++] = (notify_t){st.MPI_SOURCE, msg[0], msg[1]};
-    }
 }
 
 void armcii_mutex_unlock(const char *call, struct armcix_mutex_hdl_s *h, int m, int abs)
 {
     armcii_target_t t;
     int host, idx = locate(call, h, m, abs, &t, &host);
-    if (ARMCII_UNLIKELY(!h->held[idx]))
+    if (ARMCII_UNLIKELY(__atomic_load_n(&h->held[idx], __ATOMIC_RELAXED) != my_token()))
         armcii_error(call, "mutex %d of process %d is not held by the caller", m, abs);
-    h->held[idx] = 0;
-    h->nheld--;
-    if (armcii_mutex_cas_int(&t, h->rank + 1, 0) == h->rank + 1)
-        return;
-    int succ = take_successor(call, h, host, m);
-    ARMCII_MPI(MPI_Send(NULL, 0, MPI_BYTE, succ, TAG_HANDOFF, h->comm));
+    set_held(h, idx, 0);
+    if (armcii_mutex_cas_int(&t, h->rank + 1, 0) != h->rank + 1) {
+        /* The process that swapped in after me sent (or is about to send)
+         * its NOTIFY right after its swap. */
+        MPI_Status st;
+        ARMCII_MPI(MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag_notify(idx), h->comm, &st));
+        ARMCII_MPI(MPI_Send(NULL, 0, MPI_BYTE, st.MPI_SOURCE, tag_handoff(idx), h->comm));
+    }
+    if (h->local)
+        pthread_mutex_unlock(&h->local[idx]);
 }
 
 struct armcix_mutex_hdl_s *armcii_mutex_check_hdl(const char *call, struct armcix_mutex_hdl_s *hdl)

@@ -27,9 +27,9 @@ typedef struct {
     MPI_Comm thread_comm;
     /* profiler (progress_profile.c) */
     int profile;               /* ARMCI_PROFILE at init: the one branch */
-    int depth;                 /* nesting of enter/leave */
-    double t_init, t_enter, t_comm;
+    double t_init, t_comm;     /* t_comm: summed over threads */
     long calls;
+    armcii_lock_t lock;        /* t_comm and calls in threaded runs */
 } armcii_progress_state_t;
 extern armcii_progress_state_t armcii_progress_state;
 

@@ -12,10 +12,14 @@
 
 #define PS armcii_progress_state
 
+/* Per thread: nesting of enter/leave and the time of the outermost enter
+ * (each thread of a threaded run is timed on its own; T_comm is the sum). */
+static __thread struct { int depth; double t_enter; } prof_thread;
+
 void armcii_profile_start(void)
 {
     PS.profile = armcii_state.cfg.profile;
-    PS.depth = 0;
+    prof_thread.depth = 0;
     PS.t_comm = 0;
     PS.calls = 0;
     PS.t_init = MPI_Wtime();
@@ -23,16 +27,19 @@ void armcii_profile_start(void)
 
 void armcii_profile_enter_slow(void)
 {
-    if (PS.depth++ == 0) {
-        PS.t_enter = MPI_Wtime();
-        PS.calls++;
-    }
+    if (prof_thread.depth++ == 0)
+        prof_thread.t_enter = MPI_Wtime();
 }
 
 void armcii_profile_leave_slow(void)
 {
-    if (PS.depth > 0 && --PS.depth == 0)
-        PS.t_comm += MPI_Wtime() - PS.t_enter;
+    if (prof_thread.depth > 0 && --prof_thread.depth == 0) {
+        double dt = MPI_Wtime() - prof_thread.t_enter;
+        armcii_lock(&PS.lock);
+        PS.t_comm += dt;
+        PS.calls++;
+        armcii_unlock(&PS.lock);
+    }
 }
 
 static void print_report(const double *sum, const double *mx, int np, int n)
