@@ -80,6 +80,15 @@ static char *make_slice(ghost_region_t *pr, size_t size)
             shm_unlink(name);
         armcii_error("ARMCI_Malloc", "cannot create shared memory %s of %zu bytes", name, size);
     }
+    /* ftruncate only sets the size: on a full /dev/shm the first touch of
+     * a page would raise SIGBUS.  Reserve the pages now and fail cleanly. */
+    int rc = posix_fallocate(fd, 0, (off_t)size);
+    if (rc) {
+        close(fd);
+        shm_unlink(name);
+        armcii_error("ARMCI_Malloc", "cannot reserve %zu bytes of shared memory (%s): /dev/shm "
+                     "may be full", size, strerror(rc));
+    }
     char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (p == MAP_FAILED) {
