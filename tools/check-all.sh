@@ -1,8 +1,9 @@
 #!/bin/sh
 # README command 2: the whole test suite: `make check` in the default build
-# (Open MPI, every transport mode), `make distcheck` (the tarball builds and
-# passes its tests; one mode), a ghost-progress build, and an MPICH build
-# (modes on, off, vn2; Open MPI's osc modes do not exist there).
+# (Open MPI, every transport mode), `make fuzz` (libFuzzer harnesses, 15 s
+# each), `make distcheck` (the tarball builds and passes its tests; one
+# mode), a ghost-progress build, and an MPICH build (modes on, off, vn2;
+# Open MPI's osc modes do not exist there).
 set -e
 cd "$(dirname "$0")/.."
 [ -x configure ] || ./autogen.sh >/dev/null
@@ -10,6 +11,7 @@ mkdir -p build && cd build
 [ -f Makefile ] || ../configure --quiet
 make -j"$(nproc)" >/dev/null
 make -j"$(nproc)" check
+make fuzz FUZZ_SECONDS=15     # 3 harnesses; skipped without clang's libFuzzer
 make -j"$(nproc)" distcheck CHECK_MODES=on >distcheck.log 2>&1 ||
     { tail -40 distcheck.log; echo "make distcheck failed (build/distcheck.log)"; exit 1; }
 echo "make distcheck: passed"

@@ -117,7 +117,8 @@ typedef struct {
 
 int armcii_gmr_table_init(armcii_gmr_table_t *t, int nproc);
 void armcii_gmr_table_destroy(armcii_gmr_table_t *t);
-/* 0 on success, -1 if [base, base+size) overlaps an entry of proc. */
+/* 0 on success, -1 if [base, base+size) overlaps an entry of proc, is empty
+ * or does not end below the top of the address space. */
 int armcii_gmr_table_insert(armcii_gmr_table_t *t, int proc, const armcii_gmr_entry_t *e);
 /* 0 on success, -1 if no entry of proc starts at base. */
 int armcii_gmr_table_remove(armcii_gmr_table_t *t, int proc, uintptr_t base);

@@ -107,7 +107,12 @@ static int grow(armcii_gmr_table_t *t, int proc)
 
 int armcii_gmr_table_insert(armcii_gmr_table_t *t, int proc, const armcii_gmr_entry_t *ne)
 {
-    if (proc < 0 || proc >= t->nproc || ne->size == 0)
+    /* A range that wraps past the top of the address space, or ends exactly
+     * there, is refused: the overlap checks below compute base + size, and
+     * the lookups compare addr - base with size modulo 2^N, so such an entry
+     * let overlapping entries in and was found for addresses below its base
+     * (tests/fuzz/fuzz_table.c; no real allocation can look like that). */
+    if (proc < 0 || proc >= t->nproc || ne->size == 0 || ne->size > UINTPTR_MAX - ne->base)
         return -1;
     typeof(t->per[0]) *pp = &t->per[proc];
     int i = upper_bound(pp->e, pp->n, ne->base);

@@ -11,13 +11,18 @@
 
 long armcii_iov_strided_nseg(int levels, const int count[])
 {
-    long n = 1;
-    for (int k = 1; k <= levels; k++) {
+    /* Zeros first: validation accepts an empty descriptor whatever its other
+     * counts are (nothing moves), and the product of the counts before the
+     * zero could overflow a long (signed overflow, found by
+     * tests/fuzz/fuzz_iov.c through armci_write_strided's path).  A
+     * non-empty validated descriptor has at most 9e15 segments. */
+    for (int k = 0; k <= levels; k++)
         if (count[k] <= 0)
             return 0;
+    long n = 1;
+    for (int k = 1; k <= levels; k++)
         n *= count[k];
-    }
-    return count[0] > 0 ? n : 0;
+    return n;
 }
 
 void armcii_iov_iter_init(armcii_iov_iter_t *it, int levels, const int count[],
