@@ -185,6 +185,9 @@ enum {
     ARMCII_QUIRK_WIN_POKE = 2,
     /* Dynamic windows of this MPI cannot carry many attached regions. */
     ARMCII_QUIRK_DYNWIN_BROKEN = 4,
+    /* MPI_Win_flush_local on this window never returns while a get to
+     * another target is outstanding: complete everything with flush. */
+    ARMCII_QUIRK_NO_FLUSH_LOCAL = 8,
 };
 /* Quirks of the running MPI (not window specific), decided once. */
 int armcii_quirks(void);

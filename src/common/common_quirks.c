@@ -116,6 +116,14 @@ int armcii_win_quirks(MPI_Win win)
      * Open MPI 5 reworked osc/ucx. */
     if (osc == ARMCII_OSC_UCX && id->major < 5)
         q |= ARMCII_QUIRK_WIN_POKE | ARMCII_QUIRK_DYNWIN_BROKEN;
+    /* Open MPI 4.1's osc/pt2pt never returns from MPI_Win_flush_local(p)
+     * while an MPI_Get to any other target is outstanding, p being the
+     * target of a put (tests/mpi/ompi_pt2pt_getflush_repro.c, form "put").
+     * Completing reads with flush is not enough there: an ARMCI_NbGet left
+     * in flight while a blocking put completes hung every rank
+     * (tests/mpi/test_stress.c, mode pt2pt).  osc/pt2pt is gone in 5.0. */
+    if (osc == ARMCII_OSC_PT2PT && id->major < 5)
+        q |= ARMCII_QUIRK_NO_FLUSH_LOCAL;
     return q;
 }
 

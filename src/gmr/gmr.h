@@ -160,6 +160,8 @@ typedef struct {
     long allocations;
     unsigned long completions;    /* MPI-path completions (progress pokes) */
     int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
+    int no_flush_local;           /* a window's flush_local can hang: flush only
+                                   * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
     int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
     MPI_Win create_lock;          /* serializes group window creation */
     unsigned long redirected;     /* operations sent to ghosts (always counted) */

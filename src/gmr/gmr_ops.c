@@ -127,7 +127,7 @@ void armcii_gmr_progress(void)
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
 {
     poke();
-    if (reads || armcii_state.cfg.no_flush_local)
+    if (reads || armcii_gmr_state.no_flush_local)
         ARMCII_MPI(MPI_Win_flush(rank, win));
     else
         ARMCII_MPI(MPI_Win_flush_local(rank, win));

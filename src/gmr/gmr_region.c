@@ -56,7 +56,10 @@ void armcii_gmr_init(void)
         armcii_error("ARMCI_Init", "this MPI cannot create RMA windows (MPI error %d)%s", rc,
                      armcii_no_windows_hint());
     armcii_win_errors_return(GS.create_lock);
-    GS.poke = (armcii_win_quirks(GS.create_lock) & ARMCII_QUIRK_WIN_POKE) != 0;
+    int wq = armcii_win_quirks(GS.create_lock);
+    GS.poke = (wq & ARMCII_QUIRK_WIN_POKE) != 0;
+    /* as if ARMCI_NO_FLUSH_LOCAL=on: every completion uses MPI_Win_flush */
+    GS.no_flush_local = (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) || armcii_state.cfg.no_flush_local;
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
     if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
         armcii_warn("this MPI refuses shared-memory windows; node-local path off");
@@ -257,7 +260,9 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     if (g->shm_win != MPI_WIN_NULL && g->shm_win != g->win)
         armcii_win_errors_return(g->shm_win);
     ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
-    GS.poke |= (armcii_win_quirks(g->win) & ARMCII_QUIRK_WIN_POKE) != 0;
+    int wq = armcii_win_quirks(g->win);
+    GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
+    GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */
     fill_slices(g, size ? mybase : NULL, size);
     armcii_gmr_ghost_created(g);
     list_link(g);

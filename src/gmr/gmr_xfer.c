@@ -49,7 +49,7 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc)
     ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));
     /* armcii_gmr_complete_win without its poke (fast_target excluded it) */
-    if (ARMCII_UNLIKELY(armcii_state.cfg.no_flush_local))
+    if (ARMCII_UNLIKELY(armcii_gmr_state.no_flush_local))
         ARMCII_MPI(MPI_Win_flush(r, g->win));
     else
         ARMCII_MPI(MPI_Win_flush_local(r, g->win));

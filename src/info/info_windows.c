@@ -147,6 +147,11 @@ static const struct {
      "MPI_Win_free, stale remote keys",
      "ghost build: no operation is redirected to ghosts; other builds create no "
      "dynamic window; tests/mpi/ompi_ucx_dynwin_repro.c"},
+    {ARMCII_QUIRK_NO_FLUSH_LOCAL, "NO_FLUSH_LOCAL", 1, -1,
+     "Open MPI < 5, osc/pt2pt window: MPI_Win_flush_local never returns while a get "
+     "to another target is outstanding",
+     "every operation completes with MPI_Win_flush (as ARMCI_NO_FLUSH_LOCAL=on); "
+     "tests/mpi/ompi_pt2pt_getflush_repro.c put"},
 };
 #define N_QUIRKS (int)(sizeof quirk_rows / sizeof quirk_rows[0])
 
@@ -158,6 +163,9 @@ static const char *in_force(int i)
         return armcii_quirks() & bit ? "yes" : "no";
     if (bit == ARMCII_QUIRK_WIN_POKE)
         return armcii_gmr_state.poke ? "yes" : "no (until a region's window needs it)";
+    if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
+        return !armcii_gmr_state.no_flush_local ? "no"
+               : armcii_state.cfg.no_flush_local ? "yes (ARMCI_NO_FLUSH_LOCAL=on)" : "yes";
 #ifdef ARMCII_GHOSTS
     if (armcii_ghost_state.ghosts_on)
         return armcii_ghost_state.dyn_unusable ? "yes" : "no";

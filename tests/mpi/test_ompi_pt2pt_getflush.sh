@@ -18,6 +18,16 @@ case $? in
 124|137) echo "osc/pt2pt: flush_local after gets to several targets hangs (bug present)" ;;
 *) echo "FAIL: reproducer (flush_local form) reported wrong data"; exit 1 ;;
 esac
+# flush_local of a put target while a get to another target is in flight
+# (the library then completes everything with flush: NO_FLUSH_LOCAL)
+if [ "$np" -ge 3 ]; then
+    timeout -k 5 10 $runner "$np" --mca osc pt2pt "$dir/ompi_pt2pt_getflush_repro" put >/dev/null 2>&1
+    case $? in
+    0) echo "osc/pt2pt: flush_local of a put with a get to another target in flight completes (bug absent)" ;;
+    124|137) echo "osc/pt2pt: flush_local of a put with a get to another target in flight hangs (bug present)" ;;
+    *) echo "FAIL: reproducer (put form) reported wrong data"; exit 1 ;;
+    esac
+fi
 if ! timeout -k 5 60 $runner "$np" --mca osc pt2pt "$dir/ompi_pt2pt_getflush_repro" remote; then
     echo "FAIL: MPI_Win_flush after gets to several targets did not complete correctly"
     exit 1

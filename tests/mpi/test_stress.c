@@ -1,0 +1,953 @@
+/* Randomized stress test against a reference model.
+ *
+ * Every rank runs its own random stream of operations (contiguous, strided
+ * and vector put/get, blocking and nonblocking with explicit and implicit
+ * handles, PutValue/GetValue, accumulates of int/long/double, fetch-and-add
+ * and swap, fence, all-fence, wait/test/waitproc/waitall) and checks every
+ * result value by value against a model:
+ *
+ * - write slots: region W holds, on every target, one AREA-byte area per
+ *   origin; only that origin writes it, so the origin's model says exactly
+ *   what every byte must hold.  Gets (blocking or not, with or without a
+ *   fence before them) compare with the model: a get after an unfenced put
+ *   to the same bytes must see it (location consistency).  Two writes to
+ *   the same bytes are ordered the way ARMCI orders them: the second one
+ *   is issued only after a fence, or after a get that saw the first one
+ *   (MPI does not order two puts to the same bytes);
+ * - shared counters: region C holds accumulate targets (int, long,
+ *   integer-valued double: sums are exact) and fetch-and-add / swap
+ *   counters that ALL ranks update.  Each rank records its contributions;
+ *   at every checkpoint the owner compares its counters with the sum of
+ *   every rank's contributions (no lost update), the fetch-and-add values
+ *   fetched on one counter must chain (sorted, each one the previous plus
+ *   its increment: unique, nothing lost), and the swap tokens must form
+ *   one chain from the previous value to the current one.
+ *
+ * Checkpoints (at epoch ends drawn from a stream common to all ranks)
+ * complete everything with ARMCI_Barrier, or with ARMCI_AllFence or a
+ * fence per target followed by a plain MPI_Barrier (fence visibility):
+ * then every target compares its memory with every origin's model, and
+ * every rank gets another origin's area from another target.
+ *
+ * Environment: STRESS_SEED (default 20240601), STRESS_OPS (operations per
+ * rank, default 3000; 1000 where MPI_FLAVOR=mpich) or STRESS_TOTAL_OPS
+ * (operations over all ranks).
+ * The operation streams depend only on the seed, the rank and the rank
+ * count; a failure prints the seed, rank, operation index and kind,
+ * target, offset, expected and found values. */
+#include <stdint.h>
+#include <string.h>
+#include <armci.h>
+#include "../testutil.h"
+
+#define AREA 4096            /* bytes of one origin's write slots per target */
+#define BUFSZ (2 * AREA)     /* local buffer of one operation */
+#define MAXSEG 256           /* segments of one operation */
+#define MAXPEND 8            /* outstanding nonblocking operations */
+#define NACC 32              /* accumulate counters per type and target */
+#define NRMW 8               /* RMW counters per kind and target */
+#define VSLOT 64             /* vector segments sit in distinct VSLOT cells */
+
+typedef struct {
+    int acc_i[NACC];
+    long acc_l[NACC];
+    double acc_d[NACC];
+    int faa_i[NRMW];
+    long faa_l[NRMW];
+    int sw_i[NRMW];
+    long sw_l[NRMW];
+} counters_t;
+
+enum {
+    K_PUT, K_PUTS, K_PUTV, K_NBPUT, K_NBPUTS, K_NBPUTV, K_PUTVAL,
+    K_GET, K_GETS, K_GETV, K_NBGET, K_NBGETS, K_NBGETV, K_GETVAL,
+    K_ACC, K_NBACC, K_ACCS, K_ACCV, K_FAA, K_FAAL, K_SWAP, K_SWAPL,
+    K_FENCE, K_ALLFENCE, K_WAIT, K_WAITALL, NK,
+    /* not drawn: calls the model needs (counted apart) */
+    X_ORDER_FENCE = NK, X_FORCED_WAIT, X_UNFENCED_READ, X_CHECKPOINT, NSTAT
+};
+static const char *kname[NSTAT] = {
+    "Put", "PutS", "PutV", "NbPut", "NbPutS", "NbPutV", "PutValue",
+    "Get", "GetS", "GetV", "NbGet", "NbGetS", "NbGetV", "GetValue",
+    "Acc", "NbAcc", "AccS", "AccV", "FetchAdd", "FetchAddLong", "Swap", "SwapLong",
+    "Fence", "AllFence", "Wait/Test/WaitProc", "WaitAll",
+    "ordering Fence", "forced completion", "read of unfenced data",
+    "checkpoint"};
+static const int kweight[NK] = {
+    8, 8, 6, 5, 5, 4, 3,
+    7, 6, 5, 4, 3, 3, 3,
+    5, 3, 3, 3, 4, 3, 3, 2,
+    3, 1, 3, 1};
+
+static int me, np;
+static unsigned long long seed;
+static uint64_t rstate, cstate;  /* this rank's stream, the common stream */
+static void **W, **C;
+static unsigned char *model;     /* [t][AREA]: my area on target t */
+static unsigned char *dirty;     /* written, not known to be remote-complete */
+static signed char *pendmap;     /* pending entry + 1 covering the byte */
+static int *cacc_i;              /* [t][NACC] my accumulate contributions */
+static long *cacc_l;
+static double *cacc_d;
+static long counts[NSTAT];
+static long cur_op;              /* index of the operation being run */
+
+static uint64_t splitmix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* xorshift64* */
+static uint64_t xs(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+static int rnd(int n) { return (int)((xs(&rstate) >> 11) % (uint64_t)n); }
+static int crnd(int n) { return (int)((xs(&cstate) >> 11) % (uint64_t)n); }
+
+static void fill_random(unsigned char *p, int n)
+{
+    while (n > 0) {
+        uint64_t v = xs(&rstate);
+        int k = n < 8 ? n : 8;
+        memcpy(p, &v, (size_t)k);
+        p += k, n -= k;
+    }
+}
+
+/* ---- transfer shapes: segments of my area on the target (roff) and of
+ * the local buffer (loff) ---- */
+typedef struct {
+    int kind, t, nseg;
+    int roff[MAXSEG], loff[MAXSEG], len[MAXSEG];
+    int levels, count[5], ls[4], rs[4], rbase, lbase;  /* strided */
+    int ndesc, dbytes[3], dn[3];                        /* vector */
+    void *sp[MAXSEG], *dp[MAXSEG];
+    armci_giov_t iov[3];
+} xfer_t;
+
+static void gen_contig(xfer_t *x)
+{
+    int len = 1 + (rnd(8) ? rnd(256) : rnd(AREA));
+    x->nseg = 1;
+    x->len[0] = len;
+    x->roff[0] = rnd(AREA - len + 1);
+    x->loff[0] = rnd(BUFSZ - len + 1);
+}
+
+/* Strides at least the extent of the level below: blocks never overlap on
+ * either side (overlapping destinations in one call are unordered). */
+static void gen_strided(xfer_t *x)
+{
+    x->levels = rnd(5);
+    int c0 = 1 + (rnd(4) ? rnd(48) : rnd(256));
+    long rext = c0, lext = c0, nblk = 1;
+    x->count[0] = c0;
+    for (int k = 1; k <= x->levels; k++) {
+        int c = 1 + rnd(4);
+        int rstr = (int)rext + rnd(17), lstr = (int)lext + rnd(9);
+        if (rext + (long)rstr * (c - 1) > AREA || lext + (long)lstr * (c - 1) > BUFSZ ||
+            nblk * c > MAXSEG)
+            c = 1;
+        x->count[k] = c;
+        x->rs[k - 1] = rstr;
+        x->ls[k - 1] = lstr;
+        rext += (long)rstr * (c - 1);
+        lext += (long)lstr * (c - 1);
+        nblk *= c;
+    }
+    x->rbase = rnd(AREA - (int)rext + 1);
+    x->lbase = rnd(BUFSZ - (int)lext + 1);
+    int idx[5] = {0};
+    x->nseg = 0;
+    for (;;) {
+        int ro = x->rbase, lo = x->lbase;
+        for (int k = 1; k <= x->levels; k++)
+            ro += x->rs[k - 1] * idx[k], lo += x->ls[k - 1] * idx[k];
+        x->roff[x->nseg] = ro;
+        x->loff[x->nseg] = lo;
+        x->len[x->nseg++] = c0;
+        int k = 1;
+        while (k <= x->levels && ++idx[k] == x->count[k])
+            idx[k++] = 0;
+        if (k > x->levels)
+            break;
+    }
+}
+
+static void shuffle(int *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = rnd(i + 1), v = p[i];
+        p[i] = p[j];
+        p[j] = v;
+    }
+}
+
+/* 1..3 descriptors, each of 1..16 segments of its own size, every segment
+ * in its own VSLOT cell on both sides, in random order. */
+static void gen_vector(xfer_t *x)
+{
+    int rp[AREA / VSLOT], lp[BUFSZ / VSLOT], used = 0;
+    shuffle(rp, AREA / VSLOT);
+    shuffle(lp, BUFSZ / VSLOT);
+    x->ndesc = 1 + rnd(3);
+    for (int d = 0; d < x->ndesc; d++) {
+        int n = 1 + rnd(16), b = 1 + rnd(VSLOT);
+        x->dn[d] = n;
+        x->dbytes[d] = b;
+        for (int i = 0; i < n; i++, used++) {
+            x->roff[used] = rp[used] * VSLOT + rnd(VSLOT - b + 1);
+            x->loff[used] = lp[used] * VSLOT + rnd(VSLOT - b + 1);
+            x->len[used] = b;
+        }
+    }
+    x->nseg = used;
+}
+
+/* iov for a put (local -> remote) or a get (remote -> local) */
+static armci_giov_t *make_iov(xfer_t *x, char *buf, int put)
+{
+    char *area = (char *)W[x->t] + (size_t)me * AREA;
+    int s = 0;
+    for (int d = 0; d < x->ndesc; d++) {
+        void **src = x->sp + s, **dst = x->dp + s;
+        for (int i = 0; i < x->dn[d]; i++, s++) {
+            char *l = buf + x->loff[s], *r = area + x->roff[s];
+            x->sp[s] = put ? (void *)l : (void *)r;
+            x->dp[s] = put ? (void *)r : (void *)l;
+        }
+        x->iov[d] = (armci_giov_t){src, dst, x->dbytes[d], x->dn[d]};
+    }
+    return x->iov;
+}
+
+/* ---- pending nonblocking operations ---- */
+enum { P_PUT, P_GET, P_ACC };
+typedef struct {
+    int active, cls, impl;  /* impl: issued with a NULL handle */
+    long op;                /* operation index at issue */
+    armci_hdl_t h;
+    xfer_t x;
+    unsigned char buf[BUFSZ];
+} pend_t;
+static pend_t pend[MAXPEND];
+
+static void report_bytes(long op, int kind, int t, int off, const unsigned char *exp,
+                         const unsigned char *got, int len, const char *what)
+{
+    for (int i = 0; i < len; i++)
+        if (exp[i] != got[i]) {
+            CHECK(0, "seed %llu rank %d op %ld %s target %d: %s byte at offset %d of the "
+                  "area: expected 0x%02x, got 0x%02x", seed, me, op, kname[kind], t, what,
+                  off + i, exp[i], got[i]);
+            return;
+        }
+}
+
+/* Compare the local segments of a completed get with the model; the bytes
+ * are then known to be in place (later writes to them are ordered). */
+static void check_get(long op, const xfer_t *x, const unsigned char *buf)
+{
+    const unsigned char *m = model + (size_t)x->t * AREA;
+    const unsigned char *d = dirty + (size_t)x->t * AREA;
+    for (int i = 0, seen = 0; i < x->nseg && !seen; i++)
+        for (int j = 0; j < x->len[i] && !seen; j++)
+            if (d[x->roff[i] + j])
+                seen = 1, counts[X_UNFENCED_READ]++;
+    for (int i = 0, bad = 0; i < x->nseg; i++) {
+        if (!bad && memcmp(buf + x->loff[i], m + x->roff[i], (size_t)x->len[i])) {
+            report_bytes(op, x->kind, x->t, x->roff[i], m + x->roff[i], buf + x->loff[i],
+                         x->len[i], "read");
+            bad = 1;  /* one report per operation */
+        }
+        memset(dirty + (size_t)x->t * AREA + x->roff[i], 0, (size_t)x->len[i]);
+    }
+}
+
+/* Poison the get's destination so that a missing transfer cannot pass. */
+static void poison(const xfer_t *x, unsigned char *buf)
+{
+    const unsigned char *m = model + (size_t)x->t * AREA;
+    for (int i = 0; i < x->nseg; i++)
+        for (int j = 0; j < x->len[i]; j++)
+            buf[x->loff[i] + j] = (unsigned char)~m[x->roff[i] + j];
+}
+
+static void set_pendmap(const xfer_t *x, int v)
+{
+    for (int i = 0; i < x->nseg; i++)
+        memset(pendmap + (size_t)x->t * AREA + x->roff[i], v, (size_t)x->len[i]);
+}
+
+/* The entry's operations are complete: apply what the model learns. */
+static void retire(int i)
+{
+    pend_t *p = &pend[i];
+    if (p->cls == P_PUT) {
+        for (int s = 0; s < p->x.nseg; s++)
+            memset(dirty + (size_t)p->x.t * AREA + p->x.roff[s], 1, (size_t)p->x.len[s]);
+        set_pendmap(&p->x, 0);
+    } else if (p->cls == P_GET) {
+        check_get(p->op, &p->x, p->buf);
+        set_pendmap(&p->x, 0);
+    }
+    p->active = 0;
+}
+
+/* Complete entry i the way it was issued: Wait or Test on an explicit
+ * handle; WaitProc(target) or WaitAll for the implicit ones (which retires
+ * every implicit entry they cover). */
+static void complete(int i)
+{
+    pend_t *p = &pend[i];
+    if (!p->impl) {
+        if (rnd(4))
+            ARMCI_Wait(&p->h);
+        else
+            while (ARMCI_Test(&p->h))
+                ;
+        retire(i);
+    } else if (rnd(2)) {
+        int t = p->x.t;
+        ARMCI_WaitProc(t);
+        for (int j = 0; j < MAXPEND; j++)
+            if (pend[j].active && pend[j].impl && pend[j].x.t == t)
+                retire(j);
+    } else {
+        ARMCI_WaitAll();
+        for (int j = 0; j < MAXPEND; j++)
+            if (pend[j].active && pend[j].impl)
+                retire(j);
+    }
+}
+
+static void complete_all(void)
+{
+    for (int i = 0; i < MAXPEND; i++)
+        if (pend[i].active && !pend[i].impl) {
+            ARMCI_Wait(&pend[i].h);
+            retire(i);
+        }
+    ARMCI_WaitAll();
+    for (int i = 0; i < MAXPEND; i++)
+        if (pend[i].active)
+            retire(i);
+}
+
+static pend_t *new_pend(int cls)
+{
+    int free_i = -1, busy[MAXPEND], nbusy = 0;
+    for (int i = 0; i < MAXPEND; i++) {
+        if (!pend[i].active && free_i < 0)
+            free_i = i;
+        if (pend[i].active)
+            busy[nbusy++] = i;
+    }
+    if (free_i < 0) {
+        free_i = busy[rnd(nbusy)];
+        counts[X_FORCED_WAIT]++;
+        complete(free_i);
+    }
+    pend_t *p = &pend[free_i];
+    p->cls = cls;  /* active once issued: a completion on the way skips it */
+    p->impl = rnd(2);
+    p->op = cur_op;
+    ARMCI_INIT_HANDLE(&p->h);
+    return p;
+}
+
+/* Pending operations on any byte of x complete first. */
+static void settle(const xfer_t *x)
+{
+    for (int i = 0; i < x->nseg; i++) {
+        signed char *pm = pendmap + (size_t)x->t * AREA + x->roff[i];
+        for (int j = 0; j < x->len[i]; j++)
+            if (pm[j]) {
+                counts[X_FORCED_WAIT]++;
+                complete(pm[j] - 1);
+            }
+    }
+}
+
+/* Before writing x: earlier writes to its bytes must be remote-complete. */
+static void order_write(const xfer_t *x)
+{
+    settle(x);
+    const unsigned char *d = dirty + (size_t)x->t * AREA;
+    for (int i = 0; i < x->nseg; i++)
+        for (int j = 0; j < x->len[i]; j++)
+            if (d[x->roff[i] + j]) {
+                counts[X_ORDER_FENCE]++;
+                ARMCI_Fence(x->t);
+                memset(dirty + (size_t)x->t * AREA, 0, AREA);
+                return;
+            }
+}
+
+static void gen_shape(xfer_t *x, int shape)
+{
+    if (shape == 0)
+        gen_contig(x);
+    else if (shape == 1)
+        gen_strided(x);
+    else
+        gen_vector(x);
+}
+
+static void do_put(int kind)
+{
+    static unsigned char sbuf[BUFSZ];
+    static xfer_t xb;
+    int shape = (kind - K_PUT) % 3, nb = kind >= K_NBPUT;
+    pend_t *p = NULL;
+    xfer_t *x = &xb;
+    if (nb) {
+        p = new_pend(P_PUT);
+        x = &p->x;
+    }
+    x->kind = kind;
+    x->t = rnd(np);
+    gen_shape(x, shape);
+    order_write(x);
+    unsigned char *buf = nb ? p->buf : sbuf;
+    unsigned char *m = model + (size_t)x->t * AREA;
+    for (int i = 0; i < x->nseg; i++) {
+        fill_random(buf + x->loff[i], x->len[i]);
+        memcpy(m + x->roff[i], buf + x->loff[i], (size_t)x->len[i]);
+    }
+    char *area = (char *)W[x->t] + (size_t)me * AREA;
+    armci_hdl_t *h = nb && !p->impl ? &p->h : NULL;
+    int t = x->t, *ls = x->levels ? x->ls : NULL, *rs = x->levels ? x->rs : NULL;
+    switch (kind) {
+    case K_PUT: ARMCI_Put(buf + x->loff[0], area + x->roff[0], x->len[0], t); break;
+    case K_PUTS:
+        ARMCI_PutS(buf + x->lbase, ls, area + x->rbase, rs, x->count, x->levels, t);
+        break;
+    case K_PUTV: ARMCI_PutV(make_iov(x, (char *)buf, 1), x->ndesc, t); break;
+    case K_NBPUT: ARMCI_NbPut(buf + x->loff[0], area + x->roff[0], x->len[0], t, h); break;
+    case K_NBPUTS:
+        ARMCI_NbPutS(buf + x->lbase, ls, area + x->rbase, rs, x->count, x->levels, t, h);
+        break;
+    default: ARMCI_NbPutV(make_iov(x, (char *)buf, 1), x->ndesc, t, h); break;
+    }
+    if (nb) {
+        set_pendmap(x, (int)(p - pend) + 1);
+        p->active = 1;
+    } else
+        for (int i = 0; i < x->nseg; i++)
+            memset(dirty + (size_t)t * AREA + x->roff[i], 1, (size_t)x->len[i]);
+}
+
+static void do_get(int kind)
+{
+    static unsigned char gbuf[BUFSZ];
+    static xfer_t xb;
+    int shape = (kind - K_GET) % 3, nb = kind >= K_NBGET;
+    pend_t *p = NULL;
+    xfer_t *x = &xb;
+    if (nb) {
+        p = new_pend(P_GET);
+        x = &p->x;
+    }
+    x->kind = kind;
+    x->t = rnd(np);
+    gen_shape(x, shape);
+    settle(x);
+    if (!rnd(4)) {  /* fenced read; otherwise location consistency alone */
+        ARMCI_Fence(x->t);
+        memset(dirty + (size_t)x->t * AREA, 0, AREA);
+    }
+    unsigned char *buf = nb ? p->buf : gbuf;
+    poison(x, buf);
+    char *area = (char *)W[x->t] + (size_t)me * AREA;
+    armci_hdl_t *h = nb && !p->impl ? &p->h : NULL;
+    int t = x->t, *ls = x->levels ? x->ls : NULL, *rs = x->levels ? x->rs : NULL;
+    switch (kind) {
+    case K_GET: ARMCI_Get(area + x->roff[0], buf + x->loff[0], x->len[0], t); break;
+    case K_GETS:
+        ARMCI_GetS(area + x->rbase, rs, buf + x->lbase, ls, x->count, x->levels, t);
+        break;
+    case K_GETV: ARMCI_GetV(make_iov(x, (char *)buf, 0), x->ndesc, t); break;
+    case K_NBGET: ARMCI_NbGet(area + x->roff[0], buf + x->loff[0], x->len[0], t, h); break;
+    case K_NBGETS:
+        ARMCI_NbGetS(area + x->rbase, rs, buf + x->lbase, ls, x->count, x->levels, t, h);
+        break;
+    default: ARMCI_NbGetV(make_iov(x, (char *)buf, 0), x->ndesc, t, h); break;
+    }
+    if (nb) {
+        set_pendmap(x, (int)(p - pend) + 1);
+        p->active = 1;
+    } else
+        check_get(cur_op, x, buf);
+}
+
+/* PutValue / GetValue of an int, long or (integer-valued) double at an
+ * 8-byte aligned offset. */
+static void do_value(int kind)
+{
+    xfer_t x;
+    x.kind = kind;
+    x.t = rnd(np);
+    x.nseg = 1;
+    x.roff[0] = 8 * rnd(AREA / 8);
+    x.loff[0] = 0;
+    int type = rnd(3);
+    x.len[0] = type == 0 ? 4 : 8;
+    char *addr = (char *)W[x.t] + (size_t)me * AREA + x.roff[0];
+    unsigned char *m = model + (size_t)x.t * AREA + x.roff[0];
+    if (kind == K_PUTVAL) {
+        order_write(&x);
+        if (type == 0) {
+            int v = (int)xs(&rstate);
+            memcpy(m, &v, 4);
+            ARMCI_PutValueInt(v, addr, x.t);
+        } else if (type == 1) {
+            long v = (long)xs(&rstate);
+            memcpy(m, &v, 8);
+            ARMCI_PutValueLong(v, addr, x.t);
+        } else {
+            double v = (double)(int)xs(&rstate);
+            memcpy(m, &v, 8);
+            ARMCI_PutValueDouble(v, addr, x.t);
+        }
+        memset(dirty + (size_t)x.t * AREA + x.roff[0], 1, (size_t)x.len[0]);
+    } else {
+        settle(&x);
+        unsigned char got[8];
+        if (type == 0) {
+            int v = ARMCI_GetValueInt(addr, x.t);
+            memcpy(got, &v, 4);
+        } else if (type == 1) {
+            long v = ARMCI_GetValueLong(addr, x.t);
+            memcpy(got, &v, 8);
+        } else {
+            double v = ARMCI_GetValueDouble(addr, x.t);
+            memcpy(got, &v, 8);
+        }
+        check_get(cur_op, &x, got);
+    }
+}
+
+/* Accumulate small integers (scale 1..3 or -1) into counters of one type
+ * on a random target: contiguous, nonblocking, strided over elements, or a
+ * vector whose segments may overlap (every update must count). */
+static void do_acc(int kind)
+{
+    static unsigned char sbuf[BUFSZ];
+    static const int esz[3] = {4, 8, 8};
+    static const int atype[3] = {ARMCI_ACC_INT, ARMCI_ACC_LNG, ARMCI_ACC_DBL};
+    int t = rnd(np), ty = rnd(3), e = esz[ty];
+    int sc = rnd(4) ? 1 + rnd(3) : -1;
+    int si = sc;
+    long sl = sc;
+    double sd = sc;
+    void *scale = ty == 0 ? (void *)&si : ty == 1 ? (void *)&sl : (void *)&sd;
+    counters_t *rc = C[t];
+    char *rbase = ty == 0 ? (char *)rc->acc_i : ty == 1 ? (char *)rc->acc_l : (char *)rc->acc_d;
+    unsigned char *buf = sbuf;
+    pend_t *p = NULL;
+    if (kind == K_NBACC) {
+        p = new_pend(P_ACC);
+        p->x.t = t;
+        p->x.nseg = 0;
+        buf = p->buf;
+    }
+    /* element segments: remote first element, local first element, length */
+    int nseg = 0, rel[NACC * 2], lel[NACC * 2], nel[NACC * 2];
+    if (kind == K_ACC || kind == K_NBACC) {
+        nel[0] = 1 + rnd(NACC);
+        rel[0] = rnd(NACC - nel[0] + 1);
+        lel[0] = rnd(BUFSZ / 8 - nel[0] + 1);
+        nseg = 1;
+    } else if (kind == K_ACCS) {
+        int k = 1 + rnd(4), g = rnd(4), c = 1 + rnd(NACC / (k + g));
+        int r0 = rnd(NACC - ((k + g) * (c - 1) + k) + 1), lg = rnd(3);
+        for (int i = 0; i < c; i++, nseg++) {
+            rel[nseg] = r0 + i * (k + g);
+            lel[nseg] = i * (k + lg);
+            nel[nseg] = k;
+        }
+    } else {
+        int k = 1 + rnd(4), n = 1 + rnd(2 * NACC);
+        for (int i = 0; i < n; i++, nseg++) {
+            rel[nseg] = rnd(NACC - k + 1);
+            lel[nseg] = i * k;
+            nel[nseg] = k;
+        }
+    }
+    for (int s = 0; s < nseg; s++)
+        for (int j = 0; j < nel[s]; j++) {
+            int v = rnd(9) - 4, r = rel[s] + j;
+            char *l = (char *)buf + (size_t)(lel[s] + j) * e;
+            if (ty == 0) {
+                memcpy(l, &v, 4);
+                cacc_i[t * NACC + r] += sc * v;
+            } else if (ty == 1) {
+                long lv = (long)v * 1000000007L;
+                memcpy(l, &lv, 8);
+                cacc_l[t * NACC + r] += sc * lv;
+            } else {
+                double dv = v;
+                memcpy(l, &dv, 8);
+                cacc_d[t * NACC + r] += sc * dv;
+            }
+        }
+    if (kind == K_ACC) {
+        ARMCI_Acc(atype[ty], scale, buf + (size_t)lel[0] * e, rbase + (size_t)rel[0] * e,
+                  nel[0] * e, t);
+    } else if (kind == K_NBACC) {
+        ARMCI_NbAcc(atype[ty], scale, buf + (size_t)lel[0] * e, rbase + (size_t)rel[0] * e,
+                    nel[0] * e, t, p->impl ? NULL : &p->h);
+        p->active = 1;
+    } else if (kind == K_ACCS) {
+        int count[2] = {nel[0] * e, nseg};
+        int ls[1] = {(nseg > 1 ? lel[1] - lel[0] : nel[0]) * e};
+        int rs[1] = {(nseg > 1 ? rel[1] - rel[0] : nel[0]) * e};
+        ARMCI_AccS(atype[ty], scale, buf, ls, rbase + (size_t)rel[0] * e, rs, count, 1, t);
+    } else {
+        void *sp[NACC * 2], *dp[NACC * 2];
+        for (int s = 0; s < nseg; s++) {
+            sp[s] = buf + (size_t)lel[s] * e;
+            dp[s] = rbase + (size_t)rel[s] * e;
+        }
+        armci_giov_t iov = {sp, dp, nel[0] * e, nseg};
+        ARMCI_AccV(atype[ty], scale, &iov, 1, t);
+    }
+}
+
+/* ---- RMW records: (kind, target, counter, fetched value, argument) ---- */
+typedef struct {
+    long kind, t, c, old, arg;
+} rec_t;
+static rec_t *recs;
+static long nrec, caprec, swseq;
+
+static void do_rmw(int kind)
+{
+    int t = rnd(np), c = rnd(NRMW);
+    counters_t *rc = C[t];
+    rec_t r = {kind, t, c, 0, 0};
+    if (kind == K_FAA) {
+        int inc = 1 + rnd(7), old = -1;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, &rc->faa_i[c], inc, t);
+        r.old = old, r.arg = inc;
+    } else if (kind == K_FAAL) {
+        int inc = 1 + rnd(7);
+        long old = -1;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, &rc->faa_l[c], inc, t);
+        r.old = old, r.arg = inc;
+    } else if (kind == K_SWAP) {
+        int tok = ((me + 1) << 24) | (int)(swseq++ & 0xffffff), loc = tok;
+        ARMCI_Rmw(ARMCI_SWAP, &loc, &rc->sw_i[c], 0, t);
+        r.old = loc, r.arg = tok;
+    } else {
+        long tok = ((long)(me + 1) << 40) | swseq++, loc = tok;
+        ARMCI_Rmw(ARMCI_SWAP_LONG, &loc, &rc->sw_l[c], 0, t);
+        r.old = loc, r.arg = tok;
+    }
+    if (nrec == caprec) {
+        caprec = caprec ? 2 * caprec : 1024;
+        recs = realloc(recs, (size_t)caprec * sizeof *recs);
+    }
+    recs[nrec++] = r;
+}
+
+static int cmp_old(const void *a, const void *b)
+{
+    long x = ((const rec_t *)a)->old, y = ((const rec_t *)b)->old;
+    return x < y ? -1 : x > y;
+}
+
+/* Value the owner's RMW counters held at the previous checkpoint. */
+static long rmw_init[4][NRMW];
+
+/* Check one counter of this rank: the records of every rank on it. */
+static void check_chain(int kind, int c, rec_t *r, long n, long final, long epoch_end)
+{
+    long cur = rmw_init[kind - K_FAA][c];
+    qsort(r, (size_t)n, sizeof *r, cmp_old);
+    if (kind == K_FAA || kind == K_FAAL) {
+        /* fetched values sorted must be init, +inc, +inc...: unique, none lost */
+        for (long i = 0; i < n; i++) {
+            if (r[i].old != cur) {
+                CHECK(0, "seed %llu rank %d checkpoint after op %ld: %s counter %d: fetched "
+                      "values do not chain: expected %ld, got %ld (%s)", seed, me, epoch_end,
+                      kname[kind], c, cur, r[i].old,
+                      i > 0 && r[i].old == r[i - 1].old ? "duplicate: lost update" : "gap");
+                return;
+            }
+            cur += r[i].arg;
+        }
+    } else {
+        /* each value swapped out once, following the chain from init */
+        for (long i = 1; i < n; i++)
+            if (r[i].old == r[i - 1].old) {
+                CHECK(0, "seed %llu rank %d checkpoint after op %ld: %s counter %d: value "
+                      "%ld swapped out twice", seed, me, epoch_end, kname[kind], c, r[i].old);
+                return;
+            }
+        for (long i = 0; i < n; i++) {
+            long lo = 0, hi = n - 1, at = -1;
+            while (lo <= hi) {
+                long mid = (lo + hi) / 2;
+                if (r[mid].old == cur) {
+                    at = mid;
+                    break;
+                }
+                if (r[mid].old < cur)
+                    lo = mid + 1;
+                else
+                    hi = mid - 1;
+            }
+            if (at < 0) {
+                CHECK(0, "seed %llu rank %d checkpoint after op %ld: %s counter %d: value "
+                      "%ld was never swapped out (%ld of %ld swaps chained)", seed, me,
+                      epoch_end, kname[kind], c, cur, i, n);
+                return;
+            }
+            cur = r[at].arg;
+        }
+    }
+    CHECK(final == cur, "seed %llu rank %d checkpoint after op %ld: %s counter %d holds %ld, "
+          "expected %ld (%ld operations on it)", seed, me, epoch_end, kname[kind], c, final,
+          cur, n);
+    rmw_init[kind - K_FAA][c] = final;
+}
+
+/* Every rank completes everything; targets and other ranks check. */
+static void checkpoint(long epoch_end, long epoch)
+{
+    complete_all();
+    int how = crnd(3);
+    if (how == 0) {
+        ARMCI_Barrier();
+    } else {
+        if (how == 1)
+            ARMCI_AllFence();
+        else
+            for (int i = 0; i < np; i++)
+                ARMCI_Fence((me + i) % np);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    memset(dirty, 0, (size_t)np * AREA);
+    counts[X_CHECKPOINT]++;
+
+    /* write slots: the target's memory against every origin's model */
+    unsigned char *all = malloc((size_t)np * np * AREA);
+    MPI_Allgather(model, np * AREA, MPI_BYTE, all, np * AREA, MPI_BYTE, MPI_COMM_WORLD);
+    ARMCI_Access_begin(W[me]);
+    for (int r = 0; r < np; r++) {
+        const unsigned char *exp = all + ((size_t)r * np + me) * AREA;
+        const unsigned char *got = (unsigned char *)W[me] + (size_t)r * AREA;
+        if (memcmp(exp, got, AREA))
+            for (int i = 0; i < AREA; i++)
+                if (exp[i] != got[i]) {
+                    CHECK(0, "seed %llu rank %d checkpoint after op %ld (%s): area of "
+                          "origin %d, offset %d: expected 0x%02x, memory holds 0x%02x", seed,
+                          me, epoch_end, how == 0 ? "Barrier" : how == 1 ? "AllFence" : "Fence",
+                          r, i, exp[i], got[i]);
+                    break;
+                }
+    }
+    ARMCI_Access_end(W[me]);
+    /* another origin's area on another target, read by get */
+    if (np > 1) {
+        int r = (int)((me + 1 + epoch) % np), t = (int)((me + 2 + epoch) % np);
+        if (r == me)
+            r = (r + 1) % np;
+        unsigned char *got = malloc(AREA);
+        ARMCI_Get((char *)W[t] + (size_t)r * AREA, got, AREA, t);
+        report_bytes(epoch_end, K_GET, t, 0, all + ((size_t)r * np + t) * AREA, got, AREA,
+                     "checkpoint: other origin's");
+        free(got);
+    }
+    free(all);
+
+    /* accumulates: the sum of every rank's contributions */
+    int *si = malloc((size_t)np * NACC * sizeof *si);
+    long *sl = malloc((size_t)np * NACC * sizeof *sl);
+    double *sd = malloc((size_t)np * NACC * sizeof *sd);
+    MPI_Allreduce(cacc_i, si, np * NACC, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(cacc_l, sl, np * NACC, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(cacc_d, sd, np * NACC, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    counters_t *mc = C[me];
+    ARMCI_Access_begin(mc);
+    for (int i = 0; i < NACC; i++) {
+        CHECK(mc->acc_i[i] == si[me * NACC + i], "seed %llu rank %d checkpoint after op %ld: "
+              "int accumulate counter %d holds %d, expected %d", seed, me, epoch_end, i,
+              mc->acc_i[i], si[me * NACC + i]);
+        CHECK(mc->acc_l[i] == sl[me * NACC + i], "seed %llu rank %d checkpoint after op %ld: "
+              "long accumulate counter %d holds %ld, expected %ld", seed, me, epoch_end, i,
+              mc->acc_l[i], sl[me * NACC + i]);
+        CHECK(mc->acc_d[i] == sd[me * NACC + i], "seed %llu rank %d checkpoint after op %ld: "
+              "double accumulate counter %d holds %.17g, expected %.17g", seed, me, epoch_end,
+              i, mc->acc_d[i], sd[me * NACC + i]);
+    }
+    free(si), free(sl), free(sd);
+
+    /* RMW: every rank's records of this epoch */
+    int mine = (int)(nrec * 5), *cnt = malloc((size_t)np * sizeof *cnt);
+    int *dsp = malloc((size_t)np * sizeof *dsp), tot = 0;
+    MPI_Allgather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < np; r++)
+        dsp[r] = tot, tot += cnt[r];
+    rec_t *allr = malloc((size_t)(tot / 5 + 1) * sizeof *allr);
+    MPI_Allgatherv(recs, mine, MPI_LONG, allr, cnt, dsp, MPI_LONG, MPI_COMM_WORLD);
+    long nall = tot / 5;
+    rec_t *sel = malloc((size_t)(nall + 1) * sizeof *sel);
+    for (int kind = K_FAA; kind <= K_SWAPL; kind++)
+        for (int c = 0; c < NRMW; c++) {
+            long n = 0;
+            for (long i = 0; i < nall; i++)
+                if (allr[i].kind == kind && allr[i].t == me && allr[i].c == c)
+                    sel[n++] = allr[i];
+            long final = kind == K_FAA ? mc->faa_i[c] : kind == K_FAAL ? mc->faa_l[c]
+                         : kind == K_SWAP ? mc->sw_i[c] : mc->sw_l[c];
+            check_chain(kind, c, sel, n, final, epoch_end);
+        }
+    ARMCI_Access_end(mc);
+    nrec = 0;
+    free(cnt), free(dsp), free(allr), free(sel);
+    /* nobody writes before every check is done */
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static long env_long(const char *name, long dflt)
+{
+    const char *s = getenv(name);
+    return s && *s ? strtol(s, NULL, 0) : dflt;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    tu_name = "test_stress";
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    seed = (unsigned long long)env_long("STRESS_SEED", 20240601);
+    /* MPICH 4.0 completes RMA only when the target calls MPI: oversubscribed
+     * (make check: 4 ranks on few cores) an operation there waits for the
+     * target to be scheduled, ~20x slower than Open MPI in mode off. */
+    const char *flavor = getenv("MPI_FLAVOR");
+    long nops = env_long("STRESS_OPS", flavor && !strcmp(flavor, "mpich") ? 1000 : 3000);
+    long total = env_long("STRESS_TOTAL_OPS", 0);
+    if (total > 0)
+        nops = (total + np - 1) / np;
+    rstate = splitmix(seed * 0x100000001B3ULL + (uint64_t)me + 1) | 1;
+    cstate = splitmix(seed ^ 0x5bd1e995ULL) | 1;
+
+    W = malloc((size_t)np * sizeof *W);
+    C = malloc((size_t)np * sizeof *C);
+    ARMCI_Malloc(W, (armci_size_t)np * AREA);
+    ARMCI_Malloc(C, sizeof(counters_t));
+    memset(W[me], 0, (size_t)np * AREA);
+    counters_t *mc = C[me];
+    memset(mc, 0, sizeof *mc);
+    for (int c = 0; c < NRMW; c++) {  /* 64-bit counters start above 2^32 */
+        mc->faa_l[c] = (long)(c + 1) << 33;
+        rmw_init[K_FAAL - K_FAA][c] = mc->faa_l[c];
+    }
+    model = calloc((size_t)np * AREA, 1);
+    dirty = calloc((size_t)np * AREA, 1);
+    pendmap = calloc((size_t)np * AREA, 1);
+    cacc_i = calloc((size_t)np * NACC, sizeof *cacc_i);
+    cacc_l = calloc((size_t)np * NACC, sizeof *cacc_l);
+    cacc_d = calloc((size_t)np * NACC, sizeof *cacc_d);
+    int wsum = 0;
+    for (int k = 0; k < NK; k++)
+        wsum += kweight[k];
+    ARMCI_Barrier();
+    if (me == 0) {
+        printf("test_stress: STRESS_SEED=%llu, %ld operations per rank, %d ranks, %ld in "
+               "all\n", seed, nops, np, nops * np);
+        fflush(stdout);
+    }
+    double t0 = MPI_Wtime();
+    long epoch = 0, next = 0;
+    for (cur_op = 0; cur_op < nops;) {
+        next = cur_op + 100 + crnd(900);
+        if (next > nops)
+            next = nops;
+        for (; cur_op < next; cur_op++) {
+            int w = rnd(wsum), kind = 0;
+            while (w >= kweight[kind])
+                w -= kweight[kind++];
+            counts[kind]++;
+            if (kind <= K_NBPUTV)
+                do_put(kind);
+            else if (kind == K_PUTVAL || kind == K_GETVAL)
+                do_value(kind);
+            else if (kind <= K_NBGETV)
+                do_get(kind);
+            else if (kind <= K_ACCV)
+                do_acc(kind);
+            else if (kind <= K_SWAPL)
+                do_rmw(kind);
+            else if (kind == K_FENCE) {
+                int t = rnd(np);
+                ARMCI_Fence(t);
+                memset(dirty + (size_t)t * AREA, 0, AREA);
+            } else if (kind == K_ALLFENCE) {
+                ARMCI_AllFence();
+                memset(dirty, 0, (size_t)np * AREA);
+            } else {
+                int busy[MAXPEND], nbusy = 0;
+                for (int i = 0; i < MAXPEND; i++)
+                    if (pend[i].active)
+                        busy[nbusy++] = i;
+                if (kind == K_WAIT && nbusy)
+                    complete(busy[rnd(nbusy)]);
+                else if (kind == K_WAITALL) {
+                    ARMCI_WaitAll();
+                    for (int i = 0; i < MAXPEND; i++)
+                        if (pend[i].active && pend[i].impl)
+                            retire(i);
+                }
+            }
+        }
+        checkpoint(cur_op - 1, epoch++);
+        int bad = 0;
+        MPI_Allreduce(&tu_failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (bad) {
+            if (me == 0)
+                printf("test_stress: stopping at the checkpoint after op %ld (rerun with "
+                       "STRESS_SEED=%llu and %d ranks)\n", cur_op - 1, seed, np);
+            break;
+        }
+    }
+    double dt = MPI_Wtime() - t0;
+    long sum[NSTAT];
+    MPI_Reduce(counts, sum, NSTAT, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+        long done = 0;
+        for (int k = 0; k < NK; k++)
+            done += sum[k];
+        printf("test_stress: %ld operations in %.2f s (%.0f/s over all ranks); by kind:\n",
+               done, dt, done / (dt > 0 ? dt : 1));
+        for (int k = 0; k < NSTAT; k++)
+            printf("  %-20s %ld\n", kname[k], k == X_CHECKPOINT ? sum[k] / np : sum[k]);
+        fflush(stdout);
+    }
+    ARMCI_Barrier();
+    ARMCI_Free(W[me]);
+    ARMCI_Free(C[me]);
+    free(W), free(C), free(model), free(dirty), free(pendmap);
+    free(cacc_i), free(cacc_l), free(cacc_d), free(recs);
+    int rc = tu_finish();
+    ARMCI_Finalize();
+    MPI_Finalize();
+    return rc;
+}
