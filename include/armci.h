@@ -58,6 +58,8 @@ typedef struct {
 
 /* ---- init / finalize / errors ---- */
 int ARMCI_Init(void);
+/* As ARMCI_Init; if MPI is not running it is started with argc/argv and the
+ * matching ARMCI_Finalize ends it. */
 int ARMCI_Init_args(int *argc, char ***argv);
 int ARMCI_Init_thread(int armci_requested);
 int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);

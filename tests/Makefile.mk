@@ -11,7 +11,8 @@ MPI_TESTS = \
 	tests/mpi/test_groups_disjoint \
 	tests/mpi/test_abi \
 	tests/mpi/test_optional \
-	tests/mpi/test_threads
+	tests/mpi/test_threads \
+	tests/mpi/test_init_args
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_rma_target_progress.sh \
 	tests/mpi/test_mpich_small_win.sh \
@@ -19,6 +20,7 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh
+tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 tests_mpi_test_threads_LDADD = $(TEST_LIBS) -lpthread
 tests_mpi_test_threads_CFLAGS = $(AM_CFLAGS) -pthread
 include tests/iov.mk

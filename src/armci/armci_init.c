@@ -27,12 +27,22 @@ ARMCII_WEAK(Init_thread_comm)
 int PARMCI_Init(void) { return PARMCI_Init_thread_comm(MPI_THREAD_SINGLE, MPI_COMM_WORLD); }
 ARMCII_WEAK(Init)
 
-/* argc/argv are not used: MPI is initialized by the caller. */
+/* Classic ARMCI programs (GA's armci/testing test.c, perf.c) call
+ * ARMCI_Init_args without MPI_Init: start MPI with argc/argv then, and end it
+ * in the matching ARMCI_Finalize.  With MPI already running it is
+ * ARMCI_Init. */
 int PARMCI_Init_args(int *argc, char ***argv)
 {
-    (void)argc;
-    (void)argv;
-    return PARMCI_Init_thread_comm(MPI_THREAD_SINGLE, MPI_COMM_WORLD);
+    int inited, finalized, start;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    start = !inited && !finalized;
+    if (start && MPI_Init(argc, argv) != MPI_SUCCESS)
+        armcii_error("ARMCI_Init_args", "MPI_Init failed");
+    int rc = PARMCI_Init_thread_comm(MPI_THREAD_SINGLE, MPI_COMM_WORLD);
+    if (start)
+        armcii_state.started_mpi = 1;
+    return rc;
 }
 ARMCII_WEAK(Init_args)
 
@@ -69,6 +79,10 @@ int PARMCI_Finalize(void)
     armcii_msg_finalize();
     armcii_common_finalize();
     armcii_state.init_count = 0;
+    if (armcii_state.started_mpi) {
+        armcii_state.started_mpi = 0;
+        MPI_Finalize();
+    }
     return 0;
 }
 ARMCII_WEAK(Finalize)

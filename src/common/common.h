@@ -72,6 +72,7 @@ typedef struct {
     MPI_Comm internal;       /* private dup for the library's own messages */
     int thread_level;
     int threaded;            /* ARMCI_Init_thread(MPI_THREAD_MULTIPLE): lock shared state */
+    int started_mpi;         /* ARMCI_Init_args called MPI_Init: Finalize ends MPI too */
     unsigned long shm_limit;
     armcii_config_t cfg;
     ARMCI_Group world_group;
