@@ -1,7 +1,8 @@
 #!/bin/sh
 # README command 2: the whole test suite: `make check` in the default build
 # (Open MPI, every transport mode), `make fuzz` (libFuzzer harnesses, 15 s
-# each), `make distcheck` (the tarball builds and passes its tests; one
+# each), `make check-valgrind` and `make check-asan` (sanitizer build, modes
+# on and off), `make distcheck` (the tarball builds and passes its tests; one
 # mode), a ghost-progress build, and an MPICH build (modes on, off, vn2;
 # Open MPI's osc modes do not exist there).
 set -e
@@ -12,6 +13,11 @@ mkdir -p build && cd build
 make -j"$(nproc)" >/dev/null
 make -j"$(nproc)" check
 make fuzz FUZZ_SECONDS=15     # 3 harnesses; skipped without clang's libFuzzer
+make check-valgrind
+make check-asan >asan.log 2>&1 ||
+    { grep -E '^(FAIL|ERROR)|runtime error|Sanitizer' asan.log | head -40
+      echo "make check-asan failed (build/asan.log)"; exit 1; }
+echo "make check-asan: passed"
 make -j"$(nproc)" distcheck CHECK_MODES=on >distcheck.log 2>&1 ||
     { tail -40 distcheck.log; echo "make distcheck failed (build/distcheck.log)"; exit 1; }
 echo "make distcheck: passed"

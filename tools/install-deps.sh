@@ -11,4 +11,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     openmpi-bin libopenmpi-dev gfortran \
     mpich libmpich-dev libscalapack-mpich-dev libscalapack-openmpi-dev \
     libglobalarrays-dev libarmci-mpi-dev liblapack-dev libblas-dev \
-    gnuplot-nox python3 >/dev/null
+    gnuplot-nox python3 valgrind clang libclang-rt-14-dev >/dev/null
