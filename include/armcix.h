@@ -31,4 +31,9 @@ void ARMCIX_Get_world_comm(MPI_Comm *comm);
  * operations on regions allocated from now on, 0 = never, -1 = default. */
 int ARMCIX_Set_async_hint(int mode);
 
+/* Collective over the world and a barrier: ghost redirection for every live
+ * ghost-reachable region and those allocated later: 1 on, 0 off, -1
+ * automatic.  Returns 0; in a build without ghosts only the barrier. */
+int ARMCIX_Async_phase(int mode);
+
 #endif /* _ARMCIX_H_ */

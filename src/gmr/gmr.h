@@ -163,6 +163,7 @@ typedef struct {
     int no_flush_local;           /* a window's flush_local can hang: flush only
                                    * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
     int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
+    int phase_off;                /* ARMCIX_Async_phase(0): redirection switched off */
     MPI_Win create_lock;          /* serializes group window creation */
     unsigned long redirected;     /* operations sent to ghosts (always counted) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
@@ -173,6 +174,10 @@ typedef struct {
     double bytes[ARMCII_OP_NCLASS];
 } armcii_gmr_state_t;
 extern armcii_gmr_state_t armcii_gmr_state;
+
+/* Collective over the world (ARMCIX_Async_phase): complete every operation,
+ * barrier, then switch ghost redirection on (1, -1) or off (0). */
+void armcii_gmr_phase(int mode);
 
 /* Operations this process has redirected to ghosts so far (tests, profiler). */
 unsigned long armcii_gmr_redirected(void);
@@ -319,6 +324,9 @@ void armcii_gmr_ghost_freed(armcii_gmr_t *g);
 void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t);
 /* Remote-complete what was redirected for g's rank grank (-1: all). */
 void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank);
+/* Redirection of every ghost-reachable region, live and future, on or off;
+ * the caller has completed every operation world-wide (armcii_gmr_phase). */
+void armcii_gmr_ghost_switch(int on);
 void armcii_gmr_ghost_init(void);
 void armcii_gmr_ghost_finalize(void);
 #else
@@ -334,6 +342,7 @@ static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target
     (void)cls, (void)t;
 }
 static inline void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank) { (void)g, (void)grank; }
+static inline void armcii_gmr_ghost_switch(int on) { (void)on; }
 static inline void armcii_gmr_ghost_init(void) {}
 static inline void armcii_gmr_ghost_finalize(void) {}
 #endif

@@ -138,7 +138,7 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
         armcii_error("ARMCI_Malloc", "out of memory");
     ARMCII_MPI(MPI_Allgather(&pr->my_gaddr, 1, MPI_AINT, pr->gaddr, 1, MPI_AINT, g->comm));
     ARMCII_MPI(MPI_Allgather(&PS.my_ghost, 1, MPI_INT, pr->ghost, 1, MPI_INT, g->comm));
-    g->ghost_async = 1;
+    g->ghost_async = !armcii_gmr_state.phase_off;
     armcii_log(2, "region of %d ranks: accumulates, RMW and noncontiguous operations go "
                "to ghosts", g->size);
 }
@@ -186,11 +186,22 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
     __atomic_add_fetch(&armcii_gmr_state.redirected, 1, __ATOMIC_RELAXED);
 }
 
+/* Both paths stay valid for an exposed region's life: switching only flips
+ * the flag translation reads; ordering is the caller's barrier. */
+void armcii_gmr_ghost_switch(int on)
+{
+    for (armcii_gmr_t *g = armcii_gmr_state.regions; g; g = g->next) {
+        ghost_region_t *pr = g->ghost;
+        if (pr && pr->exposed && pr->ghost)
+            g->ghost_async = on;
+    }
+}
+
 void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank)
 {
-    if (!g->ghost_async)
-        return;
     ghost_region_t *pr = g->ghost;
+    if (!pr || !pr->ghost) /* never exposed: nothing can be pending there */
+        return;
     if (grank < 0)
         ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
     else

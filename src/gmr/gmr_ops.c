@@ -232,6 +232,18 @@ void armcii_gmr_fence_all(void)
     armcii_unlock(&armcii_gmr_state.lock);
 }
 
+void armcii_gmr_phase(int mode)
+{
+    /* Every operation of every process completes on the path it took
+     * before anyone issues one on the new path (one ghost per target and
+     * ordering kept across the switch). */
+    armcii_gmr_fence_all();
+    ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    armcii_gmr_state.phase_off = mode == 0;
+    armcii_gmr_ghost_switch(mode != 0);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 void armcii_gmr_barrier(void)
 {
     armcii_gmr_fence_all();

@@ -21,6 +21,8 @@ static int memory_case(const char *c, void **ptr)
         ARMCI_Free_local(p);
     } else if (!strcmp(c, "copy_null")) {
         ARMCI_Copy(NULL, buf, 8);
+    } else if (!strcmp(c, "async_phase_mode")) {
+        ARMCIX_Async_phase(2);
     } else if (!strcmp(c, "putvalue_unknown_addr")) {
         ARMCI_PutValueInt(1, buf, 0);
     } else if (!strcmp(c, "getvalue_proc_range")) {

@@ -6,7 +6,8 @@
  * the ordinary path.  In other builds it checks the same arithmetic.
  * Redirection is checked, not assumed: the library's internal counter of
  * redirected operations (the test links the library's objects) must grow
- * in the rounds meant to use ghosts and stay put in the hint-0 round.
+ * in the rounds meant to use ghosts and stay put in the hint-0 round and
+ * while ARMCIX_Async_phase(0) has switched a live region off.
  * Every fetch-and-add counter must hand out 0..M-1 exactly once. */
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,12 @@ static int redirect_unsupported(void)
            (async && (!strcasecmp(async, "off") || !strcmp(async, "0")));
 }
 
-static void round_trip(int hint, int iters)
+/* Accumulates and fetch-and-adds from every rank into every rank's region
+ * while half the ranks compute; checks values exactly and whether
+ * operations went to ghosts: hint 0 or phase 0 never, otherwise where
+ * redirection is supported. */
+static void exercise(void **ptr, int hint, int phase, int iters)
 {
-    void **ptr = malloc(np * sizeof(void *));
-    ARMCIX_Set_async_hint(hint);
-    ARMCI_Malloc(ptr, (N + 1) * sizeof(long));
-    ARMCIX_Set_async_hint(-1);
     long *mine = ptr[me], src[N], one = 1, fetched = -1;
     memset(mine, 0, (N + 1) * sizeof(long));
     for (int i = 0; i < N; i++)
@@ -86,17 +87,52 @@ static void round_trip(int hint, int iters)
     }
     free(fsum);
     free(zeros);
-    if (ghosts && hint != 0 && !redirect_unsupported())
-        CHECK(redirected > 0, "hint %d: no operation was redirected to a ghost", hint);
-    if (hint == 0)
-        CHECK(redirected == 0, "hint 0: %lu operations went to ghosts", redirected);
+    if (ghosts && hint != 0 && phase != 0 && !redirect_unsupported())
+        CHECK(redirected > 0, "hint %d phase %d: no operation was redirected to a ghost",
+              hint, phase);
+    if (hint == 0 || phase == 0)
+        CHECK(redirected == 0, "hint %d phase %d: %lu operations went to ghosts", hint, phase,
+              redirected);
     for (int i = 0; i < N; i++)
         CHECK(mine[i] == (long)iters * np * (i + 1), "hint %d: mine[%d]=%ld expected %ld",
               hint, i, mine[i], (long)iters * np * (i + 1));
     CHECK(mine[N] == (long)np * iters, "hint %d: counter %ld expected %d", hint, mine[N],
           np * iters);
     ARMCI_Barrier();
+}
+
+static void round_trip(int hint, int iters)
+{
+    void **ptr = malloc(np * sizeof(void *));
+    ARMCIX_Set_async_hint(hint);
+    ARMCI_Malloc(ptr, (N + 1) * sizeof(long));
+    ARMCIX_Set_async_hint(-1);
+    exercise(ptr, hint, -1, iters);
     ARMCI_Free(ptr[me]);
+    free(ptr);
+}
+
+/* ARMCIX_Async_phase switches one live region between the paths (off, on,
+ * off, automatic) and a region allocated while off follows later phases. */
+static void phases(void)
+{
+    void **ptr = malloc(np * sizeof(void *)), **late = malloc(np * sizeof(void *));
+    ARMCI_Malloc(ptr, (N + 1) * sizeof(long));
+    static const int seq[] = {0, 1, 0, -1};
+    for (int i = 0; i < 4; i++) {
+        CHECK(ARMCIX_Async_phase(seq[i]) == 0, "ARMCIX_Async_phase(%d) did not return 0",
+              seq[i]);
+        exercise(ptr, -1, seq[i], 2);
+        if (i == 0)
+            ARMCI_Malloc(late, (N + 1) * sizeof(long)); /* allocated in phase 0 */
+    }
+    exercise(late, -1, -1, 2);
+    CHECK(ARMCIX_Async_phase(0) == 0, "ARMCIX_Async_phase(0) did not return 0");
+    exercise(late, -1, 0, 2);
+    ARMCIX_Async_phase(-1);
+    ARMCI_Free(late[me]);
+    ARMCI_Free(ptr[me]);
+    free(late);
     free(ptr);
 }
 
@@ -114,6 +150,7 @@ int main(int argc, char **argv)
         round_trip(-1, 4);
     round_trip(0, 3);
     round_trip(1, 3);
+    phases();
     ARMCI_Finalize();
     int rc = tu_finish();
     MPI_Finalize();
