@@ -38,6 +38,8 @@ typedef struct {
     MPI_Win dyn_win;           /* ghosts expose mapped slices here */
     int my_ghost;              /* user: my bound ghost's rank in pworld */
     int bound_users;           /* ghost: users bound to me */
+    int *bound_rank;           /* ghost: their pworld ranks */
+    int *bound_pid;            /* ghost: their process ids (same host); 0 once finished */
     int dyn_locked;            /* user: lock_all held on dyn_win */
     int dyn_unusable;          /* the MPI's dynamic windows cannot carry redirection */
     long shm_counter;

@@ -20,7 +20,9 @@
  * collectives ghosts join are the window create/free inside MPI_Init and
  * MPI_Finalize, which every process makes exactly once.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,33 @@ static const char *plain_getenv(const char *n) { return getenv(n); }
 
 __attribute__((noreturn)) static void serve(void);
 
+/* Collective over the node: a ghost (gi >= 0) records the pworld ranks and
+ * process ids of the users bound to it (chunk[p], p % g == gi), to notice
+ * one that dies without finalizing. */
+static void bind_users(const int *chunk, int users, int g, int gi)
+{
+    int me, n, pid = (int)getpid();
+    PMPI_Comm_rank(PS.pworld, &me);
+    PMPI_Comm_size(PS.pworld, &n);
+    int *pids = malloc((size_t)n * sizeof(int));
+    if (!pids)
+        die("%s: out of memory (%d)", "layout", n);
+    PMPI_Allgather(&pid, 1, MPI_INT, pids, 1, MPI_INT, PS.pworld);
+    if (gi >= 0) {
+        PS.bound_rank = malloc((size_t)users * sizeof(int));
+        PS.bound_pid = malloc((size_t)users * sizeof(int));
+        if (!PS.bound_rank || !PS.bound_pid)
+            die("%s: out of memory (%d)", "layout", users);
+        int k = 0;
+        for (int p = 0; p < users; p++)
+            if (p % g == gi) {
+                PS.bound_rank[k] = chunk[p];
+                PS.bound_pid[k++] = pids[chunk[p]];
+            }
+    }
+    free(pids);
+}
+
 /* Place ghosts; sets PS.is_ghost, my_ghost/bound_users; returns chunk size. */
 static int place(int g, int vn, int *chunk_users)
 {
@@ -80,6 +109,7 @@ static int place(int g, int vn, int *chunk_users)
     } else {
         PS.my_ghost = prank[base + users + pos % g];
     }
+    bind_users(prank + base, users, g, pos - users);
     free(prank);
     PMPI_Comm_free(&node);
     *chunk_users = users;
@@ -167,11 +197,34 @@ static void unexpose(char *p)
     }
 }
 
+/* A bound user that is gone without sending FIN (killed, crashed, exited
+ * without MPI_Finalize) would leave this ghost serving forever and the
+ * job hanging: take the job down instead.  Users and their ghost share a
+ * host, so kill(pid, 0) answers. */
+static void check_users(void)
+{
+    for (int k = 0; k < PS.bound_users; k++) {
+        if (!PS.bound_pid[k] || kill((pid_t)PS.bound_pid[k], 0) == 0 || errno != ESRCH)
+            continue;
+        int me = -1;
+        PMPI_Comm_rank(PS.pworld, &me);
+        fprintf(stderr, "[%d] ARMCI ghost: user process %d (pid %d) ended without "
+                "MPI_Finalize; aborting the job\n", me, PS.bound_rank[k], PS.bound_pid[k]);
+        fflush(stderr);
+        PMPI_Abort(PS.pworld, 1);
+        _exit(1);
+    }
+}
+
 static int execute(const armcii_ghost_cmd_t *c, int src)
 {
     MPI_Aint reply = 0;
-    if (c->op == ARMCII_GHOST_FIN)
+    if (c->op == ARMCII_GHOST_FIN) {
+        for (int k = 0; k < PS.bound_users; k++)
+            if (PS.bound_rank[k] == src)
+                PS.bound_pid[k] = 0; /* finished: it may exit now */
         return 1;
+    }
     if (c->op == ARMCII_GHOST_MAP) {
         int fd = shm_open(c->name, O_RDWR, 0);
         void *p = fd < 0 ? MAP_FAILED
@@ -199,11 +252,16 @@ __attribute__((noreturn)) static void serve(void)
     MPI_Request req;
     MPI_Status st;
     int fin = 0;
+    double next_check = 0;
     PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD, PS.cmd_comm, &req);
     while (fin < PS.bound_users) {
         int flag = 0;
         PMPI_Test(&req, &flag, &st);
         if (!flag) {
+            if (PMPI_Wtime() >= next_check) { /* ~10 checks a second */
+                check_users();
+                next_check = PMPI_Wtime() + 0.1;
+            }
             if (nap_us > 0)
                 nanosleep(&nap, NULL); /* leave the core to users on busy nodes */
             continue;
@@ -219,7 +277,10 @@ __attribute__((noreturn)) static void serve(void)
     PMPI_Comm_free(&PS.user_world);
     PMPI_Comm_free(&PS.pworld);
     PMPI_Finalize();
-    exit(0);
+    /* The process ran none of the application's code: its atexit handlers
+     * and destructors (a Fortran runtime's, a library's) must not run. */
+    fflush(NULL);
+    _exit(0);
 }
 
 /* User's MPI_Finalize: tell my ghost, then free the shared objects. */
