@@ -177,6 +177,17 @@ enum { ARMCII_OSC_UNKNOWN = 0, ARMCII_OSC_SM, ARMCII_OSC_RDMA, ARMCII_OSC_PT2PT,
 int armcii_win_component(MPI_Win win);
 const char *armcii_osc_name(int osc);
 
+/* Operation classes, in the order of src/gmr's armcii_opclass_t (a mask
+ * bit is 1 << class). */
+enum { ARMCII_CLASS_PUT, ARMCII_CLASS_GET, ARMCII_CLASS_ACC, ARMCII_CLASS_RMW,
+       ARMCII_CLASS_NONCONTIG, ARMCII_CLASS_NOTIFY, ARMCII_CLASS_N };
+/* The classes a window of component osc completes only with the target's
+ * software (so a ghost should serve them): the one table of component
+ * facts behind the ghost redirection decision (common_quirks.c). */
+unsigned armcii_software_classes(int osc);
+/* "put get acc ..." for a class mask (logs, armci-info); buf of 64 bytes. */
+const char *armcii_class_names(unsigned mask, char *buf, size_t len);
+
 enum {
     /* Accumulate with a derived datatype must be split into contiguous
      * operations (one per block). */

@@ -82,6 +82,48 @@ const char *armcii_osc_name(int osc)
     return osc >= 0 && osc <= ARMCII_OSC_MPICH ? n[osc] : "unknown";
 }
 
+/* Facts per component, measured with tests/mpi/rma_target_progress_repro.c
+ * and armci-info --probe (a target computing 100 ms outside MPI; README,
+ * armci-info): Open MPI 4.1 osc/pt2pt and MPICH 4.0 ch4 complete every
+ * class only when the target calls MPI (about 100 ms each); osc/rdma and
+ * osc/ucx move contiguous put/get data by hardware or shared memory
+ * (microseconds) while fetch-and-op waits, and their accumulates are served
+ * by the target's progress engine on transports without network atomics,
+ * so both go to ghosts; osc/sm is one node (no ghost needed).  Put_flag's
+ * flag (NOTIFY) goes wherever its data could wait.  Unknown components:
+ * everything but contiguous put/get. */
+unsigned armcii_software_classes(int osc)
+{
+    enum { ALL = (1u << ARMCII_CLASS_N) - 1,
+           ATOMICS = 1u << ARMCII_CLASS_ACC | 1u << ARMCII_CLASS_RMW | 1u << ARMCII_CLASS_NOTIFY };
+    switch (osc) {
+    case ARMCII_OSC_PT2PT:
+    case ARMCII_OSC_MPICH:
+        return ALL;
+    case ARMCII_OSC_RDMA:
+    case ARMCII_OSC_UCX:
+        return ATOMICS;
+    case ARMCII_OSC_SM:
+        return 0;
+    default:
+        return ATOMICS | 1u << ARMCII_CLASS_NONCONTIG;
+    }
+}
+
+const char *armcii_class_names(unsigned mask, char *buf, size_t len)
+{
+    static const char *const n[ARMCII_CLASS_N] = {"put", "get", "acc", "rmw", "noncontig",
+                                                  "notify"};
+    size_t k = 0;
+    buf[0] = 0;
+    for (int c = 0; c < ARMCII_CLASS_N; c++)
+        if (mask & 1u << c && k < len)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? " " : "", n[c]);
+    if (!mask)
+        snprintf(buf, len, "none");
+    return buf;
+}
+
 int armcii_quirks(void)
 {
     if (ARMCII_LIKELY(q_state.quirks >= 0))

@@ -43,6 +43,7 @@ typedef struct {
     int dyn_locked;            /* user: lock_all held on dyn_win */
     int dyn_unusable;          /* the MPI's dynamic windows cannot carry redirection */
     long shm_counter;
+    unsigned logged_osc;       /* user: components whose redirection was logged */
     struct armcii_ghost_mapping *zombies; /* user: freed slices not yet unmapped */
     struct armcii_ghost_mapping *exposed; /* ghost: slices attached to dyn_win */
 } armcii_ghost_state_t;

@@ -56,6 +56,8 @@ typedef struct armcii_gmr {
     MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
     int all_local;            /* all members share my node and direct is on */
     int ghost_async;          /* ghost build: software-handled ops go to ghosts */
+    unsigned ghost_classes;   /* ghost build: the classes that go (armcii_software_classes) */
+    int ghost_rw;             /* ghost_async and contiguous put/get among them: no fast path */
     unsigned char *dirty;     /* per group rank: unfenced remote writes, by path
                                  (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST) */
     int ndirty;               /* number of nonzero entries in dirty */
@@ -71,13 +73,14 @@ enum { ARMCII_DIRTY_WIN = 1, ARMCII_DIRTY_GHOST = 2 };
 /* Operation classes: translation may redirect some to ghosts, and the
  * profiler counts them. */
 typedef enum {
-    ARMCII_OP_PUT, ARMCII_OP_GET, ARMCII_OP_ACC, ARMCII_OP_RMW,
-    ARMCII_OP_NONCONTIG,   /* strided/vector put and get data */
+    ARMCII_OP_PUT = ARMCII_CLASS_PUT, ARMCII_OP_GET = ARMCII_CLASS_GET,
+    ARMCII_OP_ACC = ARMCII_CLASS_ACC, ARMCII_OP_RMW = ARMCII_CLASS_RMW,
+    ARMCII_OP_NONCONTIG = ARMCII_CLASS_NONCONTIG, /* strided/vector put and get data */
     /* Put_flag's data and flag: the target polls with no calls, so where
      * the MPI needs target software even for puts it is served like an
      * accumulate (by a ghost), but it needs no atomicity (direct stays). */
-    ARMCII_OP_NOTIFY,
-    ARMCII_OP_NCLASS
+    ARMCII_OP_NOTIFY = ARMCII_CLASS_NOTIFY,
+    ARMCII_OP_NCLASS = ARMCII_CLASS_N
 } armcii_opclass_t;
 
 /* Where one operation goes. */

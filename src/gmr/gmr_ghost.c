@@ -57,6 +57,14 @@ void armcii_gmr_ghost_init(void)
 void armcii_gmr_ghost_finalize(void) {}
 
 
+/* Redirection of g on or off; contiguous put/get to ghosts close the fast
+ * path (gmr_xfer.c), which never translates. */
+static void set_async(armcii_gmr_t *g, int on)
+{
+    g->ghost_async = on;
+    g->ghost_rw = on && (g->ghost_classes & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET));
+}
+
 static int async_wanted(const armcii_gmr_t *g)
 {
     if (!PS.ghosts_on || PS.dyn_unusable)
@@ -138,9 +146,18 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
         armcii_error("ARMCI_Malloc", "out of memory");
     ARMCII_MPI(MPI_Allgather(&pr->my_gaddr, 1, MPI_AINT, pr->gaddr, 1, MPI_AINT, g->comm));
     ARMCII_MPI(MPI_Allgather(&PS.my_ghost, 1, MPI_INT, pr->ghost, 1, MPI_INT, g->comm));
-    g->ghost_async = !armcii_gmr_state.phase_off;
-    armcii_log(2, "region of %d ranks: accumulates, RMW and noncontiguous operations go "
-               "to ghosts", g->size);
+    int osc = armcii_win_component(g->win);
+    g->ghost_classes = armcii_software_classes(osc);
+    set_async(g, !armcii_gmr_state.phase_off);
+    char names[64];
+    armcii_class_names(g->ghost_classes, names, sizeof names);
+    if (!(PS.logged_osc & 1u << osc)) { /* once per component and process */
+        PS.logged_osc |= 1u << osc;
+        armcii_log(1, "ghosts: %s windows: classes served by ghosts: %s (per class: "
+                   "common_quirks.c, armcii_software_classes)", armcii_osc_name(osc), names);
+    }
+    armcii_log(2, "region of %d ranks (%s): %s go to ghosts", g->size, armcii_osc_name(osc),
+               names);
 }
 
 void armcii_gmr_ghost_freed(armcii_gmr_t *g)
@@ -169,14 +186,13 @@ void armcii_gmr_ghost_freed(armcii_gmr_t *g)
     free(pr->ghost);
     free(pr);
     g->ghost = NULL;
-    g->ghost_async = 0;
+    set_async(g, 0);
 }
 
 void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
 {
     armcii_gmr_t *g = t->gmr;
-    if (!g->ghost_async || cls == ARMCII_OP_PUT || cls == ARMCII_OP_GET ||
-        cls == ARMCII_OP_NONCONTIG)
+    if (!g->ghost_async || !(g->ghost_classes & 1u << cls))
         return;
     ghost_region_t *pr = g->ghost;
     t->win = PS.dyn_win;
@@ -193,7 +209,7 @@ void armcii_gmr_ghost_switch(int on)
     for (armcii_gmr_t *g = armcii_gmr_state.regions; g; g = g->next) {
         ghost_region_t *pr = g->ghost;
         if (pr && pr->exposed && pr->ghost)
-            g->ghost_async = on;
+            set_async(g, on);
     }
 }
 

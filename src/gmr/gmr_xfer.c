@@ -9,9 +9,9 @@
 /* The hot path of blocking contiguous put and get (bench_samewin measures
  * it against raw MPI): the thread's translation hint covers the target and
  * nothing needs the general path (profiling counts classes, pokes count
- * completions; puts and gets never go to ghosts).  Returns the region with
- * the byte offset and group rank of the target, or NULL: take the general
- * path, which also reports bad addresses. */
+ * completions, ghost_rw regions send puts and gets to ghosts).  Returns
+ * the region with the byte offset and group rank of the target, or NULL:
+ * take the general path, which also reports bad addresses. */
 static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, size_t *off,
                                         int *grank)
 {
@@ -22,11 +22,13 @@ static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, s
     if (ARMCII_UNLIKELY(!e))
         return NULL;
     size_t o = (uintptr_t)addr - e->base;
-    if (ARMCII_UNLIKELY((size_t)bytes > e->size - o))
+    armcii_gmr_t *g = e->region;
+    if (ARMCII_UNLIKELY((size_t)bytes > e->size - o ||
+                        (g->ghost_rw && !g->slice[e->grank].direct)))
         return NULL;
     *off = o;
     *grank = e->grank;
-    return e->region;
+    return g;
 }
 
 /* 1 when the put was done on the hot path.  A put through the window

@@ -112,6 +112,39 @@ static void round_trip(int hint, int iters)
     free(ptr);
 }
 
+/* Contiguous puts and gets follow the per-component decision
+ * (armcii_software_classes): under osc pt2pt they go to ghosts, under osc
+ * rdma (modes vn2, off) they do not.  Values are checked either way. */
+static void put_get_round(void)
+{
+    void **ptr = malloc(np * sizeof(void *));
+    ARMCI_Malloc(ptr, np * sizeof(long));
+    memset(ptr[me], 0, np * sizeof(long));
+    ARMCI_Barrier();
+    unsigned long r0 = armcii_gmr_redirected();
+    for (int k = 0; k < np; k++) {
+        int t = (me + k) % np;
+        long v = 1000L * me + t, back = -1;
+        ARMCI_Put(&v, (long *)ptr[t] + me, sizeof v, t);
+        ARMCI_Get((long *)ptr[t] + me, &back, sizeof back, t);
+        CHECK(back == v, "put/get round: read %ld from %d, expected %ld", back, t, v);
+    }
+    unsigned long redirected = armcii_gmr_redirected() - r0;
+    ARMCI_Barrier();
+    for (int p = 0; p < np; p++)
+        CHECK(((long *)ptr[me])[p] == 1000L * p + me, "put/get round: slot %d = %ld", p,
+              ((long *)ptr[me])[p]);
+    const char *mode = getenv("ARMCI_TEST_MODE");
+    if (ghosts && mode && !strcmp(mode, "pt2pt") && !redirect_unsupported())
+        CHECK(redirected > 0, "osc pt2pt: no contiguous put/get went to a ghost");
+    if (ghosts && mode && (!strcmp(mode, "vn2") || !strcmp(mode, "off")))
+        CHECK(redirected == 0, "osc rdma: %lu contiguous puts/gets went to ghosts",
+              redirected);
+    ARMCI_Barrier();
+    ARMCI_Free(ptr[me]);
+    free(ptr);
+}
+
 /* ARMCIX_Async_phase switches one live region between the paths (off, on,
  * off, automatic) and a region allocated while off follows later phases. */
 static void phases(void)
@@ -151,6 +184,7 @@ int main(int argc, char **argv)
     round_trip(0, 3);
     round_trip(1, 3);
     phases();
+    put_get_round();
     ARMCI_Finalize();
     int rc = tu_finish();
     MPI_Finalize();
