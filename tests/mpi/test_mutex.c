@@ -178,16 +178,21 @@ static int fair_round(fair_t **f, int host)
  * ranks 1 and 2 bypassed for 16 consecutive acquisitions in 8 of 8 rounds,
  * with or without its shared-memory path (MPIR_CVAR_NOLOCAL=1); MPICH
  * describes the same starvation of an atomic queue in its own linked_list
- * test (pmodels/mpich pull request 7377, later releases).  Open MPI, and
- * the CPU-atomic path of mode "on", keep the issue order, so the check is
- * strict there; under MPICH elsewhere the bypasses are reported and
- * exclusion and liveness (every rank acquires FK times) still checked. */
+ * test (pmodels/mpich pull request 7377, later releases).  Open MPI 4.1's
+ * osc/ucx applies others' atomics only when the host runs its progress
+ * engine (common_quirks.c, WIN_POKE): seen once in the ghost build, 2
+ * bypasses in each of 8 rounds.  The CPU-atomic path of mode "on" and
+ * Open MPI's osc rdma, sm and pt2pt keep the issue order, so the check is
+ * strict there; elsewhere the bypasses are reported and exclusion and
+ * liveness (every rank acquires FK times) still checked. */
 static int fifo_by_mpi_order(void)
 {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
     const char *mode = getenv("ARMCI_TEST_MODE");
     MPI_Get_library_version(v, &len);
+    if (mode && !strcmp(mode, "ucx"))
+        return 0;
     return !strstr(v, "MPICH") || (mode && !strcmp(mode, "on"));
 }
 
