@@ -61,6 +61,10 @@ typedef struct armcii_gmr {
     unsigned char *dirty;     /* per group rank: unfenced remote writes, by path
                                  (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST) */
     int ndirty;               /* number of nonzero entries in dirty */
+    /* threaded runs (gmr_ops.c): per (group rank r, path p), index 2*r+p,
+     * writes issued so far, writes known remotely complete, and a fence's
+     * snapshot (under armcii_gmr_state.lock); NULL otherwise */
+    unsigned long *wcnt, *fcnt, *wsnap;
     struct armcii_gmr *next_dirty; /* list of regions with ndirty > 0 */
     int in_dirty_list;
     struct armcii_gmr *prev, *next; /* all live regions */
@@ -181,6 +185,25 @@ extern armcii_gmr_state_t armcii_gmr_state;
 /* Collective over the world (ARMCIX_Async_phase): complete every operation,
  * barrier, then switch ghost redirection on (1, -1) or off (0). */
 void armcii_gmr_phase(int mode);
+
+/* After an MPI write to g's rank r on path p (0: g->win, 1: a ghost) in a
+ * threaded run: count it (a fence compares counts, see gmr_ops.c). */
+static inline void armcii_gmr_count_write(armcii_gmr_t *g, int r, int p)
+{
+    if (ARMCII_UNLIKELY(g->wcnt != NULL))
+        __atomic_add_fetch(&g->wcnt[2 * r + p], 1, __ATOMIC_RELEASE);
+}
+/* This process has writes to g's rank r that are not known complete. */
+static inline int armcii_gmr_has_unfenced(const armcii_gmr_t *g, int r)
+{
+    if (ARMCII_LIKELY(g->wcnt == NULL))
+        return g->dirty[r] != 0;
+    for (int p = 0; p < 2; p++)
+        if (__atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
+            __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE))
+            return 1;
+    return 0;
+}
 
 /* Operations this process has redirected to ghosts so far (tests, profiler). */
 unsigned long armcii_gmr_redirected(void);

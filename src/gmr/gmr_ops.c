@@ -16,14 +16,17 @@ enum { DIRTY_WIN = ARMCII_DIRTY_WIN, DIRTY_GHOST = ARMCII_DIRTY_GHOST };
 
 static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits);
 
-/* Threads (armcii_state.threaded): a bit set by one thread could be cleared
- * by another thread's fence between the first thread's marking and its
- * MPI call, leaving a write no later fence would complete.  So in threaded
- * runs bits are set atomically and never cleared, and regions stay in the
- * dirty list: fences flush every target ever written (a flush with nothing
- * outstanding is cheap) and reads of a once-written target flush first.
- * The list itself is guarded by armcii_gmr_state.lock (insertion here,
- * traversal in the fences, removal when a region is freed). */
+/* Threads (armcii_state.threaded): a bit cleared by one thread's fence
+ * between another thread's marking and its MPI call would hide that write
+ * from every later fence.  So threaded runs count instead (gmr.h, wcnt and
+ * fcnt per target and path): a write is counted after its MPI call; a flush
+ * first reads the count, flushes, then records that count as complete.  A
+ * write counted before the read was issued before the flush (complete); one
+ * counted after it keeps the target unfenced, so its own fence flushes.
+ * The bits stay set (they only say "ever written": fences visit the
+ * target, fast paths keep their shape).  The region and dirty lists are
+ * guarded by armcii_gmr_state.lock (insertion here, traversal in the
+ * fences, removal when a region is freed). */
 static void clear_bits(armcii_gmr_t *g, int r, unsigned char bits)
 {
     if (armcii_state.threaded)
@@ -31,6 +34,21 @@ static void clear_bits(armcii_gmr_t *g, int r, unsigned char bits)
     g->dirty[r] &= (unsigned char)~bits;
     if (bits && !g->dirty[r])
         g->ndirty--;
+}
+
+static int path_pending(const armcii_gmr_t *g, int r, int p)
+{
+    return __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
+           __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE);
+}
+
+/* fcnt = max(fcnt, done): several threads may complete the same target. */
+static void record_complete(armcii_gmr_t *g, int i, unsigned long done)
+{
+    unsigned long cur = __atomic_load_n(&g->fcnt[i], __ATOMIC_RELAXED);
+    while (cur < done && !__atomic_compare_exchange_n(&g->fcnt[i], &cur, done, 1,
+                                                      __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
 }
 
 /* Writes to one target through two paths (direct window, ghost) are not
@@ -70,6 +88,7 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
 {
     mark_dirty(t); /* first: it may have to complete the other path */
     ARMCII_MPI(MPI_Put(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win));
+    armcii_gmr_count_write(t->gmr, t->grank, t->win != t->gmr->win);
 }
 
 void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
@@ -85,6 +104,7 @@ void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
     mark_dirty(t);
     ARMCII_MPI(MPI_Accumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
                               MPI_SUM, t->win));
+    armcii_gmr_count_write(t->gmr, t->grank, t->win != t->gmr->win);
 }
 
 /* Open MPI 4.1's osc/pt2pt hangs in MPI_Win_flush_local while gets to
@@ -157,10 +177,23 @@ void armcii_gmr_complete_remote(const armcii_target_t *t)
 static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
 {
     bits &= g->dirty[r];
+    unsigned long w[2] = {0, 0};
+    if (g->wcnt) { /* threaded: only paths with uncounted-complete writes */
+        for (int p = 0; p < 2; p++) {
+            if (!(bits & (DIRTY_WIN << p)) || !path_pending(g, r, p))
+                bits &= (unsigned char)~(DIRTY_WIN << p);
+            w[p] = __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE);
+        }
+    }
     if (bits & DIRTY_WIN)
         ARMCII_MPI(MPI_Win_flush(r, g->win));
     if (bits & DIRTY_GHOST)
         armcii_gmr_ghost_fence(g, r);
+    if (g->wcnt) {
+        for (int p = 0; p < 2; p++)
+            if (bits & (DIRTY_WIN << p))
+                record_complete(g, 2 * r + p, w[p]);
+    }
     clear_bits(g, r, bits);
 }
 
@@ -172,7 +205,7 @@ static void flush_dirty(armcii_gmr_t *g, int r)
 
 void armcii_gmr_order_read(const armcii_target_t *t)
 {
-    if (t->gmr->dirty[t->grank])
+    if (armcii_gmr_has_unfenced(t->gmr, t->grank))
         flush_dirty(t->gmr, t->grank);
 }
 
@@ -221,9 +254,15 @@ void armcii_gmr_fence_all(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     armcii_lock(&armcii_gmr_state.lock);
     for (armcii_gmr_t *g = armcii_gmr_state.dirty; g; g = g->next_dirty) {
+        size_t n = 2 * (size_t)g->size;
+        for (size_t i = 0; g->wcnt && i < n; i++) /* lock held: wsnap is ours */
+            g->wsnap[i] = __atomic_load_n(&g->wcnt[i], __ATOMIC_ACQUIRE);
         ARMCII_MPI(MPI_Win_flush_all(g->win));
         armcii_gmr_ghost_fence(g, -1);
-        if (!armcii_state.threaded) {
+        if (g->wcnt) {
+            for (size_t i = 0; i < n; i++)
+                record_complete(g, (int)i, g->wsnap[i]);
+        } else {
             memset(g->dirty, 0, (size_t)g->size);
             g->ndirty = 0;
         }

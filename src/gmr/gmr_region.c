@@ -247,6 +247,13 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     g->abs_of = malloc((size_t)g->size * sizeof(int));
     g->slice = calloc((size_t)g->size, sizeof *g->slice);
     g->dirty = calloc((size_t)g->size, 1);
+    if (armcii_state.threaded) {
+        g->wcnt = calloc(2 * (size_t)g->size, sizeof(unsigned long));
+        g->fcnt = calloc(2 * (size_t)g->size, sizeof(unsigned long));
+        g->wsnap = calloc(2 * (size_t)g->size, sizeof(unsigned long));
+        if (!g->wcnt || !g->fcnt || !g->wsnap)
+            armcii_error(call, "out of memory");
+    }
     if (!g->abs_of || !g->slice || !g->dirty)
         armcii_error(call, "out of memory");
     ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, 1, MPI_INT, g->comm));
@@ -299,6 +306,9 @@ static void region_free(armcii_gmr_t *g)
     free(g->abs_of);
     free(g->slice);
     free(g->dirty);
+    free(g->wcnt);
+    free(g->fcnt);
+    free(g->wsnap);
     free(g);
 }
 

@@ -50,6 +50,7 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc)
         return 0;
     ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));
+    armcii_gmr_count_write(g, r, 0);
     /* armcii_gmr_complete_win without its poke (fast_target excluded it) */
     if (ARMCII_UNLIKELY(armcii_gmr_state.no_flush_local))
         ARMCII_MPI(MPI_Win_flush(r, g->win));
@@ -65,7 +66,7 @@ static inline int fast_get(const void *src, void *dst, int bytes, int proc)
     size_t off;
     int r;
     armcii_gmr_t *g = fast_target(src, bytes, proc, &off, &r);
-    if (!g || g->dirty[r])
+    if (!g || armcii_gmr_has_unfenced(g, r))
         return 0;
     char *d = g->slice[r].direct;
     if (d) {
