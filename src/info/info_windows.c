@@ -123,6 +123,15 @@ void info_print_windows(const info_win_t w[INFO_NWIN])
             printf("  %-24s %-6s   (%s)\n", "", "", w[k].err);
     }
     printf("  ARMCI regions here use   : %s\n", region_windows());
+    /* The ghost build's decision (common_quirks.c): which classes go to a
+     * target's ghost on the window kind of regions spanning nodes. */
+    const info_win_t *c = &w[INFO_WIN_CREATE];
+    char names[64];
+    if (c->ok)
+        printf("  ghosts would serve       : %s (on %s windows; component facts in "
+               "armcii_software_classes)\n",
+               armcii_class_names(armcii_software_classes(c->osc), names, sizeof names),
+               armcii_osc_name(c->osc));
 }
 
 static const struct {
