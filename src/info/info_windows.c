@@ -127,7 +127,9 @@ void info_print_windows(const info_win_t w[INFO_NWIN])
      * target's ghost on the window kind of regions spanning nodes. */
     const info_win_t *c = &w[INFO_WIN_CREATE];
     char names[64];
-    if (c->ok)
+    if (!c->ok)
+        printf("  ghosts would serve       : none (MPI_Win_create refused here)\n");
+    else
         printf("  ghosts would serve       : %s (on %s windows; component facts in "
                "armcii_software_classes)\n",
                armcii_class_names(armcii_software_classes(c->osc), names, sizeof names),

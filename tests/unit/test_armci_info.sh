@@ -40,7 +40,7 @@ done
 for w in MPI_Win_allocate_shared MPI_Win_allocate MPI_Win_create MPI_Win_create_dynamic; do
     grep -Eq "^ +$w +(node|world) +[^ ]" "$tmp/out" || bad "window kind $w not reported"
 done
-grep -Eq '^ +ghosts would serve +: (none|[a-z]+( [a-z]+)*) \(on ' "$tmp/out" ||
+grep -Eq '^ +ghosts would serve +: (none|[a-z]+( [a-z]+)*) \(' "$tmp/out" ||
     bad "ghost redirection classes not reported"
 grep -Eq '^ +configure options +: ' "$tmp/out" || bad "configure options missing"
 grep -q 'not run.*armci-info --probe' "$tmp/out" || bad "no pointer to --probe"
