@@ -157,6 +157,15 @@ static inline const armcii_gmr_entry_t *armcii_gmr_table_lookup(const armcii_gmr
     return armcii_gmr_table_find(t, proc, addr);
 }
 
+/* Profiler (ARMCI_PROFILE=1): the class, first target and bytes of the
+ * operations the calling thread's current library call translated (read
+ * by src/progress when the call returns; reset when it starts). */
+typedef struct {
+    int cls, proc;   /* cls -1: no operation translated */
+    double bytes;
+} armcii_gmr_callop_t;
+extern __thread armcii_gmr_callop_t armcii_gmr_callop;
+
 /* ---- module state: the one global of src/gmr ---- */
 typedef struct {
     armcii_gmr_table_t table;

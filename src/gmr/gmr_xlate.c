@@ -4,6 +4,8 @@
  */
 #include "gmr.h"
 
+__thread armcii_gmr_callop_t armcii_gmr_callop = {-1, -1, 0};
+
 int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
                          armcii_opclass_t cls, armcii_target_t *t)
 {
@@ -29,6 +31,11 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
         armcii_gmr_state.ops[cls]++;
         armcii_gmr_state.bytes[cls] += (double)len;
         armcii_unlock(&armcii_gmr_state.prof_lock);
+        if (armcii_gmr_callop.cls < 0) {
+            armcii_gmr_callop.cls = (int)cls;
+            armcii_gmr_callop.proc = proc;
+        }
+        armcii_gmr_callop.bytes += (double)len;
     }
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the

@@ -18,6 +18,8 @@
 #include "../common/common.h"
 #include "../gmr/gmr.h"
 
+enum { ARMCII_PROF_BUCKETS = 48 };
+
 /* ---- module state: the one global of src/progress ---- */
 typedef struct {
     /* progress thread (progress_thread.c) */
@@ -29,7 +31,12 @@ typedef struct {
     int profile;               /* ARMCI_PROFILE at init: the one branch */
     double t_init, t_comm;     /* t_comm: summed over threads */
     long calls;
-    armcii_lock_t lock;        /* t_comm and calls in threaded runs */
+    armcii_lock_t lock;        /* the profiler's sums in threaded runs */
+    /* per operation class: calls, time in them, wait for progress (time
+     * beyond the fastest call of the same class and size seen so far) */
+    double cls_calls[ARMCII_OP_NCLASS], cls_time[ARMCII_OP_NCLASS], cls_wait[ARMCII_OP_NCLASS];
+    double base[ARMCII_OP_NCLASS][ARMCII_PROF_BUCKETS]; /* by log2 of the bytes */
+    double *target_wait;       /* per absolute target */
 } armcii_progress_state_t;
 extern armcii_progress_state_t armcii_progress_state;
 

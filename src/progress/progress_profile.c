@@ -1,13 +1,21 @@
 /*
  * The profiler (ARMCI_PROFILE=1): time inside the library (T_comm) versus
- * outside (T_comp) per process, library calls and operations per class.
- * At finalize rank 0 prints the communication ratio CR = T_comm / (T_comm +
- * T_comp) and the dedicated-core model's prediction for g ghosts per node of
- * n processes: T(g) = T_comp * n / (n - g) + T_comm (the "waiting saved"
- * term is not measured yet, so the prediction is an upper bound on what
- * ghosts give).
+ * outside (T_comp) per process, and per operation class the calls, their
+ * time and their wait for progress W: how much longer each call took than
+ * the fastest call of the same class and size (power-of-two bucket) seen so
+ * far by this process, i.e. the time spent waiting on a target that did
+ * not progress (the "Wait for Progress" pattern, measured online; a
+ * running minimum, so early calls are under- rather than over-counted).
+ * At finalize rank 0 prints the communication ratio CR = T_comm / (T_comm
+ * + T_comp), the classes, the targets with the most W, and the
+ * dedicated-core model for g ghosts per node of n processes:
+ *   T(g) = T_comp * n / (n - g) + T_comm - W_ghost,
+ * W_ghost being the W of the classes ghosts serve on this transport
+ * (armcii_software_classes).
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "progress.h"
 
 #define PS armcii_progress_state
@@ -22,64 +30,143 @@ void armcii_profile_start(void)
     prof_thread.depth = 0;
     PS.t_comm = 0;
     PS.calls = 0;
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
+        PS.cls_calls[c] = PS.cls_time[c] = PS.cls_wait[c] = 0;
+        for (int b = 0; b < ARMCII_PROF_BUCKETS; b++)
+            PS.base[c][b] = HUGE_VAL;
+    }
+    free(PS.target_wait);
+    PS.target_wait = PS.profile ? calloc((size_t)armcii_state.nproc, sizeof(double)) : NULL;
+    if (PS.profile && !PS.target_wait)
+        armcii_error("ARMCI_Init", "out of memory (profiler)");
     PS.t_init = MPI_Wtime();
 }
 
 void armcii_profile_enter_slow(void)
 {
-    if (prof_thread.depth++ == 0)
+    if (prof_thread.depth++ == 0) {
+        armcii_gmr_callop = (armcii_gmr_callop_t){-1, -1, 0};
         prof_thread.t_enter = MPI_Wtime();
+    }
+}
+
+/* One finished call that moved data of class c to target proc (lock held). */
+static void account(int c, int proc, double bytes, double dt)
+{
+    unsigned long nb = bytes >= 1 ? (unsigned long)bytes : 1;
+    int b = 63 - __builtin_clzl(nb); /* floor(log2) */
+    if (b >= ARMCII_PROF_BUCKETS)
+        b = ARMCII_PROF_BUCKETS - 1;
+    if (dt < PS.base[c][b])
+        PS.base[c][b] = dt;
+    double w = dt - PS.base[c][b];
+    PS.cls_calls[c]++;
+    PS.cls_time[c] += dt;
+    PS.cls_wait[c] += w;
+    if (proc >= 0 && proc < armcii_state.nproc)
+        PS.target_wait[proc] += w;
 }
 
 void armcii_profile_leave_slow(void)
 {
     if (prof_thread.depth > 0 && --prof_thread.depth == 0) {
         double dt = MPI_Wtime() - prof_thread.t_enter;
+        armcii_gmr_callop_t op = armcii_gmr_callop;
         armcii_lock(&PS.lock);
         PS.t_comm += dt;
         PS.calls++;
+        if (op.cls >= 0)
+            account(op.cls, op.proc, op.bytes, dt);
         armcii_unlock(&PS.lock);
     }
 }
 
-static void print_report(const double *sum, const double *mx, int np, int n)
+static const char *const class_name[ARMCII_OP_NCLASS] = {"put", "get", "acc", "rmw",
+                                                         "noncontig", "notify"};
+
+/* Rank 0: the targets with the most wait for progress (tw: summed over
+ * origins). */
+static void print_targets(const double *tw, int np)
 {
-    static const char *name[] = {"put", "get", "acc", "rmw", "noncontig", "notify"};
-    double comm = sum[0] / np, comp = sum[1] / np, tot = comm + comp;
+    int top[3] = {-1, -1, -1};
+    for (int p = 0; p < np; p++)
+        for (int k = 0; k < 3; k++)
+            if (tw[p] > 0 && (top[k] < 0 || tw[p] > tw[top[k]])) {
+                for (int j = 2; j > k; j--)
+                    top[j] = top[j - 1];
+                top[k] = p;
+                break;
+            }
+    for (int k = 0; k < 3 && top[k] >= 0; k++)
+        fprintf(stderr, "[0] ARMCI profile: target %d: W %.6f s (all origins)\n", top[k],
+                tw[top[k]]);
+}
+
+enum { V_COMM, V_COMP, V_CALLS, V_OPS, V_BYTES = V_OPS + ARMCII_OP_NCLASS,
+       V_CCALLS = V_BYTES + ARMCII_OP_NCLASS, V_CTIME = V_CCALLS + ARMCII_OP_NCLASS,
+       V_CWAIT = V_CTIME + ARMCII_OP_NCLASS, NV = V_CWAIT + ARMCII_OP_NCLASS };
+
+static void print_report(const double *sum, const double *mx, int np, int n, unsigned ghost)
+{
+    double comm = sum[V_COMM] / np, comp = sum[V_COMP] / np, tot = comm + comp, wg = 0;
     fprintf(stderr, "[0] ARMCI profile (%d processes, %d per node): per process "
             "T_comm %.6f s, T_comp %.6f s (max %.6f / %.6f), library calls %.0f\n",
-            np, n, comm, comp, mx[0], mx[1], sum[2] / np);
+            np, n, comm, comp, mx[V_COMM], mx[V_COMP], sum[V_CALLS] / np);
     fprintf(stderr, "[0] ARMCI profile: communication ratio CR = %.4f\n",
             tot > 0 ? comm / tot : 0.0);
-    for (int c = 0; c < ARMCII_OP_NCLASS; c++)
-        if (sum[3 + c] > 0)
-            fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f\n", name[c],
-                    sum[3 + c], sum[3 + ARMCII_OP_NCLASS + c]);
-    fprintf(stderr, "[0] ARMCI profile: measured T = %.6f s\n", tot);
-    for (int g = 1; g < n && g <= 4; g++)
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
+        if (sum[V_OPS + c] <= 0 && sum[V_CCALLS + c] <= 0)
+            continue;
+        fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f, calls %.0f, "
+                "T_comm %.6f s, W %.6f s (per process)\n", class_name[c], sum[V_OPS + c],
+                sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
+                sum[V_CWAIT + c] / np);
+        if (ghost & 1u << c)
+            wg += sum[V_CWAIT + c] / np;
+    }
+    fprintf(stderr, "[0] ARMCI profile: measured T = %.6f s; W of the classes ghosts serve "
+            "here = %.6f s\n", tot, wg);
+    for (int g = 1; g < n && g <= 4; g++) {
+        double t = comp * n / (n - g) + comm - wg;
         fprintf(stderr, "[0] ARMCI profile: dedicated-core model, %d ghost(s) per node: "
-                "T(%d) = T_comp*%d/%d + T_comm = %.6f s\n", g, g, n, n - g,
-                comp * n / (n - g) + comm);
+                "T(%d) = T_comp*%d/%d + T_comm - W = %.6f s (%s)\n", g, g, n, n - g, t,
+                t < tot ? "ghosts would pay" : "ghosts would not pay");
+    }
     fflush(stderr);
 }
 
 /* Collective over the world: rank 0 prints the summary. */
 void armcii_profile_report(void)
 {
-    enum { NV = 3 + 2 * (ARMCII_OP_NCLASS) };
     if (!PS.profile)
         return;
     PS.profile = 0;
+    int np = armcii_state.nproc;
     double total = MPI_Wtime() - PS.t_init, v[NV], sum[NV], mx[NV];
-    v[0] = PS.t_comm;
-    v[1] = total - PS.t_comm;
-    v[2] = (double)PS.calls;
+    v[V_COMM] = PS.t_comm;
+    v[V_COMP] = total - PS.t_comm;
+    v[V_CALLS] = (double)PS.calls;
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        v[3 + c] = (double)armcii_gmr_state.ops[c];
-        v[3 + ARMCII_OP_NCLASS + c] = armcii_gmr_state.bytes[c];
+        v[V_OPS + c] = (double)armcii_gmr_state.ops[c];
+        v[V_BYTES + c] = armcii_gmr_state.bytes[c];
+        v[V_CCALLS + c] = PS.cls_calls[c];
+        v[V_CTIME + c] = PS.cls_time[c];
+        v[V_CWAIT + c] = PS.cls_wait[c];
     }
+    double *tw = malloc((size_t)np * sizeof(double));
+    if (!tw)
+        armcii_error("ARMCI_Finalize", "out of memory (profiler)");
     ARMCII_MPI(MPI_Reduce(v, sum, NV, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
     ARMCII_MPI(MPI_Reduce(v, mx, NV, MPI_DOUBLE, MPI_MAX, 0, armcii_state.world));
-    if (armcii_state.rank == 0)
-        print_report(sum, mx, armcii_state.nproc, armcii_state.node_size);
+    ARMCII_MPI(MPI_Reduce(PS.target_wait, tw, np, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
+    /* ghosts serve what the world-spanning windows of this transport leave
+     * to software (the creation-lock window is one of them) */
+    unsigned ghost = armcii_software_classes(armcii_win_component(armcii_gmr_state.create_lock));
+    if (armcii_state.rank == 0) {
+        print_report(sum, mx, np, armcii_state.node_size, ghost);
+        print_targets(tw, np);
+    }
+    free(tw);
+    free(PS.target_wait);
+    PS.target_wait = NULL;
 }

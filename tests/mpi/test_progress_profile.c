@@ -1,5 +1,6 @@
 /* ARMCI_PROFILE=1: finalize prints the profile on rank 0 (communication
- * ratio in [0, 1] and the dedicated-core prediction); checked by capturing
+ * ratio in [0, 1], per-class calls, time and wait for progress, and the
+ * dedicated-core prediction); checked by capturing
  * rank 0's stderr around ARMCI_Finalize.  Without the variable nothing is
  * printed. */
 #include <stdio.h>
@@ -21,6 +22,16 @@ static double ops_of(const char *out, const char *name)
     if (p)
         sscanf(p + strlen(key), "%lf", &n);
     return n;
+}
+
+/* Calls, T_comm and W of class name in the report; 0 if the line is missing. */
+static int class_line(const char *out, const char *name, double *calls, double *t, double *w)
+{
+    char key[64];
+    snprintf(key, sizeof key, "ARMCI profile: %-9s ops ", name);
+    const char *p = strstr(out, key);
+    return p && sscanf(p + strlen(key), "%*f, bytes %*f, calls %lf, T_comm %lf s, W %lf s",
+                       calls, t, w) == 3;
 }
 
 /* Run ARMCI_Finalize with stderr captured into buf (rank 0 only). */
@@ -83,6 +94,17 @@ int main(int argc, char **argv)
         CHECK(ops_of(out, "put") == (double)NPUT * np, "put ops %g, expected %d",
               ops_of(out, "put"), NPUT * np);
         CHECK(ops_of(out, "acc") == np, "acc ops %g, expected %d", ops_of(out, "acc"), np);
+        /* every ARMCI_Put is one timed call of class put; its wait for
+         * progress (beyond the fastest put) lies within its time */
+        double calls = -1, t = -1, w = -1;
+        CHECK(class_line(out, "put", &calls, &t, &w), "no put class line: '%s'", out);
+        CHECK(calls == (double)NPUT * np, "put calls %g, expected %d", calls, NPUT * np);
+        CHECK(t > 0 && w >= 0 && w <= t, "put T_comm %g s, W %g s: want 0 <= W <= T_comm", t,
+              w);
+        CHECK(class_line(out, "acc", &calls, &t, &w) && calls == np,
+              "acc calls %g, expected %d", calls, np);
+        CHECK(strstr(out, "W of the classes ghosts serve here = ") != NULL,
+              "no ghost-class W in the report: '%s'", out);
         if (np > 1)
             CHECK(strstr(out, "T(1) = ") != NULL, "no dedicated-core prediction: '%s'", out);
         CHECK(strstr(out, "measured T = ") != NULL, "no measured time: '%s'", out);
