@@ -84,7 +84,8 @@ GHOST_MODES = vn2 off pt2pt ucx
 check-ghost:
 	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
 	  TEST_VIRTUAL_NODE_SIZE=2 \
-	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh"
+	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh \
+	    tests/mpi/test_ghost_fortran.sh"
 clean-local: clean-modes
 clean-modes:
 	rm -rf modes test-suite-*.log

@@ -10,3 +10,6 @@ tests_mpi_test_ghost_acc_LDADD = libarmci_core.la
 check_PROGRAMS += tests/mpi/ghost_userdeath
 tests_mpi_ghost_userdeath_LDADD = $(TEST_LIBS)
 MPI_SHELL_TESTS += tests/mpi/test_ghost_userdeath.sh
+# ghost build: Fortran callers see the user world (compiled by the script)
+MPI_SHELL_TESTS += tests/mpi/test_ghost_fortran.sh
+EXTRA_DIST += tests/mpi/ghost_fortran.f90

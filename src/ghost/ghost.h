@@ -44,6 +44,8 @@ typedef struct {
     int dyn_unusable;          /* the MPI's dynamic windows cannot carry redirection */
     long shm_counter;
     unsigned logged_osc;       /* user: components whose redirection was logged */
+    int set_up;                /* armcii_ghost_setup ran (C or Fortran MPI_Init) */
+    MPI_Fint fworld, fuser;    /* Fortran handles: MPI_COMM_WORLD, the user world */
     struct armcii_ghost_mapping *zombies; /* user: freed slices not yet unmapped */
     struct armcii_ghost_mapping *exposed; /* ghost: slices attached to dyn_win */
 } armcii_ghost_state_t;

@@ -121,6 +121,8 @@ void armcii_ghost_setup(void)
 {
     armcii_config_t cfg;
     char err[256];
+    if (PS.set_up++) /* a Fortran MPI_Init may reach the C wrapper too */
+        return;
     if (armcii_config_parse(&cfg, plain_getenv, NULL, NULL, err, sizeof err))
         die("%s (%d)", err, 0);
     PS.ghosts_per_node = cfg.ghosts_per_node;
@@ -135,6 +137,8 @@ void armcii_ghost_setup(void)
     place(cfg.ghosts_per_node, cfg.virtual_node_size, &users);
     PS.users_per_chunk = users;
     PMPI_Comm_split(PS.pworld, PS.is_ghost, me, &PS.user_world);
+    PS.fworld = PMPI_Comm_c2f(MPI_COMM_WORLD);
+    PS.fuser = PMPI_Comm_c2f(PS.user_world);
     /* The run's first window: refused windows (Open MPI's osc pt2pt under
      * MPI_THREAD_MULTIPLE) end in a clear error, not the MPI's abort. */
     PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_RETURN);

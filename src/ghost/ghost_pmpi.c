@@ -18,9 +18,10 @@
  *     MPI_Iallreduce
  *   windows: MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared,
  *     MPI_Win_create_dynamic
+ *   I/O: MPI_File_open
  * Not covered: any other C function called with MPI_COMM_WORLD (it sees
- * ghosts), and Fortran callers: Open MPI's Fortran bindings call PMPI_*
- * directly, so Fortran MPI_COMM_WORLD is the whole job.
+ * ghosts).  Fortran callers (mpif.h, `use mpi`) go through
+ * ghost_fortran.c, generated from the list in ghost_fortran.def.
  * tests/mpi/test_ghost_world.c calls each wrapped function on
  * MPI_COMM_WORLD.  MPI_Abort on any communicator aborts the whole job
  * (ghosts included), so an error never leaves a ghost waiting.
@@ -250,6 +251,11 @@ int MPI_Win_allocate_shared(MPI_Aint size, int du, MPI_Info info, MPI_Comm c, vo
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm c, MPI_Win *w)
 {
     return PMPI_Win_create_dynamic(info, W(c), w);
+}
+
+int MPI_File_open(MPI_Comm c, const char *name, int amode, MPI_Info info, MPI_File *fh)
+{
+    return PMPI_File_open(W(c), name, amode, info, fh);
 }
 
 #pragma GCC visibility pop

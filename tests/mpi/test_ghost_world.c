@@ -6,6 +6,7 @@
  * per (single) node all but g.  In a build without ghosts users == job. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <armci.h>
 #include <armcix.h>
 #include <message.h>
@@ -208,6 +209,36 @@ static void check_windows(void)
         check_win_group(w, "Win_allocate_shared");
 }
 
+/* MPI-IO on the world: collective over the users only (a hang otherwise,
+ * bounded by the harness's time limit). */
+static void check_io(void)
+{
+    char name[64];
+    int tag = 0;
+    if (me == 0)
+        tag = (int)getpid();
+    MPI_Bcast(&tag, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    snprintf(name, sizeof name, "/tmp/armci_ghost_io.%d", tag);
+    MPI_File fh;
+    int rc = MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                           &fh);
+    CHECK(rc == MPI_SUCCESS, "File_open on the world failed (%d)", rc);
+    if (rc != MPI_SUCCESS)
+        return;
+    int v = me + 100, got = -1;
+    MPI_File_write_at_all(fh, (MPI_Offset)me * (MPI_Offset)sizeof v, &v, 1, MPI_INT,
+                          MPI_STATUS_IGNORE);
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_read_at_all(fh, (MPI_Offset)((me + 1) % U) * (MPI_Offset)sizeof v, &got, 1,
+                         MPI_INT, MPI_STATUS_IGNORE);
+    CHECK(got == (me + 1) % U + 100, "File read %d, expected %d", got, (me + 1) % U + 100);
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0)
+        unlink(name);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -226,6 +257,7 @@ int main(int argc, char **argv)
         check_p2p();
         check_colls();
         check_windows();
+        check_io();
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     }
     ARMCI_Finalize();

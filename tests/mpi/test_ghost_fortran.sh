@@ -1,0 +1,39 @@
+#!/bin/sh
+# Ghost build: a Fortran program (tests/mpi/ghost_fortran.f90, mpif.h) sees
+# the user world: MPI_Init from Fortran creates the ghosts, MPI_COMM_WORLD
+# counts users only, and collectives, point-to-point, MPI_Comm_compare and
+# MPI_File_open on it work mixed with C callers.  Compiled here with the
+# MPI's Fortran wrapper against this build's libarmci.  Other builds, and
+# machines without the Fortran wrapper: skip.
+top=${TESTS_BUILDDIR:-tests}/..
+src=${TESTS_SRCDIR:-tests}/mpi/ghost_fortran.f90
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+np=${NPROCS:-4}
+if ! grep -q 'ARMCII_GHOSTS 1' "$top/src/config.h" 2>/dev/null; then
+    echo "SKIP: not a ghost-progress build"
+    exit 77
+fi
+vn=${ARMCI_VIRTUAL_NODE_SIZE:-0}
+[ "$vn" -gt 0 ] || { echo "SKIP: needs virtual nodes (make check-ghost)"; exit 77; }
+case ${MPI_FLAVOR:-openmpi} in
+mpich) fc=mpif90.mpich ;;
+*) fc=mpifort ;;
+esac
+command -v $fc >/dev/null || { echo "SKIP: no Fortran MPI compiler ($fc)"; exit 77; }
+g=${ARMCI_GHOSTS_PER_NODE:-1}
+users=$((np * vn / (vn + g)))
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+lib=$(cd "$top/.libs" && pwd)
+if ! $fc -o "$tmp/ghost_fortran" "$src" -L"$lib" -larmci -Wl,-rpath,"$lib" >"$tmp/cc.log" 2>&1; then
+    echo "FAIL: $fc could not build ghost_fortran.f90:"
+    head -20 "$tmp/cc.log"
+    exit 1
+fi
+GHOST_FORTRAN_FILE="$tmp/io" timeout -k 5 120 $runner "$np" $MPI_MCA "$tmp/ghost_fortran" \
+    "$users" >"$tmp/out" 2>&1 </dev/null
+rc=$?
+cat "$tmp/out"
+[ $rc -eq 0 ] && grep -q "^PASS ghost_fortran ($users users)" "$tmp/out" && exit 0
+echo "FAIL ghost_fortran: exit status $rc"
+exit 1
