@@ -2,6 +2,7 @@
  * Initialization and finalization (reference-counted: GA and its TCGMSG
  * layer both initialize and finalize ARMCI), errors, the world communicator.
  */
+#include <stdio.h>
 #include "armci_api.h"
 #include "../gmr/gmr.h"
 #include "../msg/msg.h"
@@ -89,6 +90,22 @@ ARMCII_WEAK(Finalize)
 
 /* Print "[rank] ARMCI Error: msg" and abort the job with code. */
 void ARMCI_Error(const char *msg, int code) { armcii_abort_msg(msg, code); }
+
+/* armcip.h (classic ARMCI's private error routines): the codes are part of
+ * the message, as there. */
+void armci_die(char *msg, int code)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s %d", msg ? msg : "(null)", code);
+    armcii_abort_msg(buf, code ? code : 1);
+}
+
+void armci_die2(char *msg, int code1, int code2)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s %d %d", msg ? msg : "(null)", code1, code2);
+    armcii_abort_msg(buf, code1 ? code1 : 1);
+}
 
 /* Nothing to release; kept for classic ARMCI callers. */
 void ARMCI_Cleanup(void) {}

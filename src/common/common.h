@@ -29,6 +29,7 @@
 #include "armcix.h"
 #include "message.h"
 #include "iterator.h"
+#include "armcip.h"
 #pragma GCC visibility pop
 
 #define ARMCII_LIKELY(x) __builtin_expect(!!(x), 1)

@@ -7,7 +7,7 @@ if [ ! -f "$lib" ]; then
 fi
 bad=$(nm -D --defined-only "$lib" | awk '$2 ~ /[TWDBRV]/ {print $3}' |
       grep -v -E '^(ARMCI_|ARMCIX_|PARMCI_|armci_msg_|parmci_msg_|armci_domain_|MPI_|PMPI_|mpi_|pmpi_)' |
-      grep -v -E '^(armci_read_strided|armci_write_strided|armci_timer|armci_group_comm|armci_notify|armci_notify_wait|armci_stride_info_[a-z_]+|_init|_fini|_edata|_end|__bss_start)$')
+      grep -v -E '^(armci_read_strided|armci_write_strided|armci_timer|armci_group_comm|armci_notify|armci_notify_wait|armci_die|armci_die2|armci_stride_info_[a-z_]+|_init|_fini|_edata|_end|__bss_start)$')
 if [ -n "$bad" ]; then
     echo "FAIL test_exports: non-API symbols exported:"; echo "$bad" | head -20; exit 1
 fi
@@ -34,7 +34,7 @@ for s in ARMCI_Absolute_id ARMCI_AccS ARMCI_AccV ARMCI_AllFence ARMCI_Cleanup \
 done
 # and the optional functions GA 5.8.2's configure probes for
 for s in armci_group_comm armci_stride_info_init armci_notify armci_notify_wait \
-    armci_msg_init armci_msg_finalize; do
+    armci_msg_init armci_msg_finalize armci_die armci_die2; do
     nm -D --defined-only "$lib" | grep -q " $s\$" || missing="$missing $s"
 done
 if [ -n "$missing" ]; then
