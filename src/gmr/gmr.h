@@ -202,16 +202,18 @@ static inline void armcii_gmr_count_write(armcii_gmr_t *g, int r, int p)
     if (ARMCII_UNLIKELY(g->wcnt != NULL))
         __atomic_add_fetch(&g->wcnt[2 * r + p], 1, __ATOMIC_RELEASE);
 }
+/* Threaded run: writes to g's rank r on path p not yet known complete. */
+static inline int armcii_gmr_path_pending(const armcii_gmr_t *g, int r, int p)
+{
+    return __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
+           __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE);
+}
 /* This process has writes to g's rank r that are not known complete. */
 static inline int armcii_gmr_has_unfenced(const armcii_gmr_t *g, int r)
 {
     if (ARMCII_LIKELY(g->wcnt == NULL))
         return g->dirty[r] != 0;
-    for (int p = 0; p < 2; p++)
-        if (__atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
-            __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE))
-            return 1;
-    return 0;
+    return armcii_gmr_path_pending(g, r, 0) || armcii_gmr_path_pending(g, r, 1);
 }
 
 /* Operations this process has redirected to ghosts so far (tests, profiler). */

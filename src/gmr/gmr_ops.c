@@ -36,12 +36,6 @@ static void clear_bits(armcii_gmr_t *g, int r, unsigned char bits)
         g->ndirty--;
 }
 
-static int path_pending(const armcii_gmr_t *g, int r, int p)
-{
-    return __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
-           __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE);
-}
-
 /* fcnt = max(fcnt, done): several threads may complete the same target. */
 static void record_complete(armcii_gmr_t *g, int i, unsigned long done)
 {
@@ -180,7 +174,7 @@ static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
     unsigned long w[2] = {0, 0};
     if (g->wcnt) { /* threaded: only paths with uncounted-complete writes */
         for (int p = 0; p < 2; p++) {
-            if (!(bits & (DIRTY_WIN << p)) || !path_pending(g, r, p))
+            if (!(bits & (DIRTY_WIN << p)) || !armcii_gmr_path_pending(g, r, p))
                 bits &= (unsigned char)~(DIRTY_WIN << p);
             w[p] = __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE);
         }

@@ -96,7 +96,8 @@ static void setup_maps(const char *call, struct armcix_mutex_hdl_s *h, int count
         armcii_error(call, "%ld mutexes in one set are too many", total);
     h->first[h->size] = (int)total;
     int *ub, flag;
-    ARMCII_MPI(MPI_Comm_get_attr(h->comm, MPI_TAG_UB, &ub, &flag));
+    /* predefined attribute: guaranteed on MPI_COMM_WORLD, not on dups */
+    ARMCII_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
     if (flag && total > (*ub - 2) / 2)
         armcii_error(call, "%ld mutexes in one set exceed this MPI's tag range (MPI_TAG_UB "
                      "%d allows %d: two tags per mutex)", total, *ub, (*ub - 2) / 2);
