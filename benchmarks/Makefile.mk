@@ -1,6 +1,9 @@
 # bench_async (progress engine): one op against a target computing T ms
 noinst_PROGRAMS += benchmarks/bench_async
 benchmarks_bench_async_LDADD = libarmci.la
+# bench_malloc: ARMCI_Malloc + ARMCI_Free of one region, other regions alive
+noinst_PROGRAMS += benchmarks/bench_malloc
+benchmarks_bench_malloc_LDADD = libarmci.la
 
 # The suite (contig, rmw, mutex, GA kernel): built by `make`, run by
 # `make bench` (benchmarks/bench.mk), compared with another ARMCI by

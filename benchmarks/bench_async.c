@@ -20,8 +20,9 @@
 #include <mpi.h>
 
 
-enum { OP_ACC, OP_GET, OP_FADD, OP_ACCS, NOPS };
-static const char *op_name[NOPS] = {"acc+fence", "get", "fetch-and-add", "strided acc+fence"};
+enum { OP_ACC, OP_PUT, OP_GET, OP_FADD, OP_ACCS, NOPS };
+static const char *op_name[NOPS] = {"acc+fence", "put+fence", "get", "fetch-and-add",
+                                    "strided acc+fence"};
 static volatile double sink;
 
 static void spin(double ms)
@@ -60,6 +61,10 @@ static double one_op(int op, void **ptr, int t)
     switch (op) {
     case OP_ACC:
         ARMCI_Acc(ARMCI_ACC_DBL, &one, buf, ptr[t], 8 * sizeof(double), t);
+        ARMCI_Fence(t);
+        break;
+    case OP_PUT:
+        ARMCI_Put(buf, ptr[t], 8 * sizeof(double), t);
         ARMCI_Fence(t);
         break;
     case OP_GET:

@@ -6,6 +6,8 @@ MPI_TESTS += tests/mpi/test_ghost_world tests/mpi/test_ghost_acc
 tests_mpi_test_ghost_world_LDADD = $(TEST_LIBS)
 # links the library's objects: it reads the internal redirection counter
 tests_mpi_test_ghost_acc_LDADD = libarmci_core.la
+MPI_TESTS += tests/mpi/test_ghost_regions
+tests_mpi_test_ghost_regions_LDADD = libarmci_core.la
 # ghost build: a user that dies without MPI_Finalize takes the job down
 check_PROGRAMS += tests/mpi/ghost_userdeath
 tests_mpi_ghost_userdeath_LDADD = $(TEST_LIBS)

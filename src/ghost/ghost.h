@@ -20,12 +20,35 @@
 
 #include "../common/common.h"
 
-/* A mapping of a user's slice (user: zombie list; ghost: exposed list). */
-struct armcii_ghost_mapping {
-    char *base;
-    size_t size;
-    struct armcii_ghost_mapping *next;
-};
+/* Ghost-reachable memory: pools.  Each pool is one window over the real
+ * world, created collectively by every user and ghost (at MPI_Init and
+ * whenever an allocation over all users finds a partition full): a user
+ * exposes 0 bytes in it, a ghost exposes its bound users' partitions back
+ * to back.  A user's regions are carved out of its own partitions, so a
+ * region costs the ghosts nothing: no command, no attachment, no window. */
+#define ARMCII_GHOST_MAX_POOLS 40
+#define ARMCII_GHOST_ALIGN 64
+
+typedef struct armcii_ghost_free {
+    size_t off, len;                 /* a free range of a partition */
+    struct armcii_ghost_free *next;  /* by offset */
+} armcii_ghost_free_t;
+
+typedef struct {
+    MPI_Win win;          /* over pworld */
+    size_t part;          /* bytes of every user's partition in this pool */
+    char *base;           /* user: my partition; ghost: its users' partitions */
+    int fd;               /* user: my partition's memory file (reservations) */
+    MPI_Aint disp;        /* user: my partition's displacement at my ghost */
+    armcii_ghost_free_t *free; /* user: what is free in my partition */
+} armcii_ghost_pool_t;
+
+/* Where a user's slice lives. */
+typedef struct {
+    char *ptr;            /* my mapping (the region's memory here) */
+    int pool;             /* index into the pools */
+    MPI_Aint gdisp;       /* displacement at my ghost in that pool's window */
+} armcii_ghost_slice_t;
 
 /* ---- module state: the one global of src/ghost ---- */
 typedef struct {
@@ -35,32 +58,34 @@ typedef struct {
     MPI_Comm pworld;           /* dup of the real (PMPI) world */
     MPI_Comm user_world;       /* what MPI_COMM_WORLD means to the application */
     MPI_Comm cmd_comm;         /* users <-> ghosts command channel */
-    MPI_Win dyn_win;           /* ghosts expose mapped slices here */
     int my_ghost;              /* user: my bound ghost's rank in pworld */
     int bound_users;           /* ghost: users bound to me */
     int *bound_rank;           /* ghost: their pworld ranks */
     int *bound_pid;            /* ghost: their process ids (same host); 0 once finished */
-    int dyn_locked;            /* user: lock_all held on dyn_win */
-    int dyn_unusable;          /* the MPI's dynamic windows cannot carry redirection */
     long shm_counter;
     unsigned logged_osc;       /* user: components whose redirection was logged */
     int set_up;                /* armcii_ghost_setup ran (C or Fortran MPI_Init) */
     MPI_Fint fworld, fuser;    /* Fortran handles: MPI_COMM_WORLD, the user world */
-    struct armcii_ghost_mapping *zombies; /* user: freed slices not yet unmapped */
-    struct armcii_ghost_mapping *exposed; /* ghost: slices attached to dyn_win */
+    size_t pool_first;         /* ARMCI_GHOST_POOL_SIZE: first partition's bytes */
+    armcii_ghost_pool_t pool[ARMCII_GHOST_MAX_POOLS];
+    int npools;
+    armcii_lock_t pool_lock;   /* user: the free lists (threaded runs) */
+    int grow_count;            /* ghost: users mapped into the pool being made */
+    char *grow_base;           /* ghost: that pool's mapping */
+    size_t grow_part;
 } armcii_ghost_state_t;
 extern armcii_ghost_state_t armcii_ghost_state;
 
 /* Command protocol between a user and its bound ghost (on cmd_comm): the
  * user sends a request with ARMCII_GHOST_TAG_CMD and, except for FIN, waits
  * for the reply (an MPI_Aint) with ARMCII_GHOST_TAG_REPLY. */
-enum { ARMCII_GHOST_MAP = 1, ARMCII_GHOST_UNMAP, ARMCII_GHOST_FIN };
+enum { ARMCII_GHOST_GROW = 1, ARMCII_GHOST_FIN };
 enum { ARMCII_GHOST_TAG_CMD = 7001, ARMCII_GHOST_TAG_REPLY = 7002 };
 typedef struct {
     long op;
-    long size;
-    MPI_Aint addr;      /* UNMAP: the ghost's address of the mapping */
-    char name[48];      /* MAP: POSIX shm object name */
+    long size;          /* GROW: the partition's bytes */
+    long pid, fd;       /* GROW: the partition's memory file, as /proc/pid/fd/fd */
+    char name[48];      /* GROW: or a POSIX shm object name ("" if none) */
 } armcii_ghost_cmd_t;
 
 /* After PMPI_Init*: place ghosts and build the user world (ghosts do not
@@ -68,8 +93,20 @@ typedef struct {
 void armcii_ghost_setup(void);
 void armcii_ghost_teardown(void);
 /* User side: send a command to my ghost and wait for its reply. */
-MPI_Aint armcii_ghost_command(long op, long size, MPI_Aint addr, const char *name);
-/* MPI_Finalize on a user: unmap what is left of freed slices. */
-void armcii_ghost_release_zombies(void);
+MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c);
+void armcii_ghost_die(const char *fmt, const char *detail, long value);
+
+/* ---- pools (ghost_pool.c) ---- */
+/* Collective over every user and ghost: a new pool whose partitions hold at
+ * least min_part bytes (and at least twice the last one). */
+void armcii_ghost_pool_grow(size_t min_part);
+/* User: carve size > 0 bytes out of my partitions; 0, or -1 when none has room. */
+int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s);
+/* User: give a slice back (no operation on it may be in flight). */
+void armcii_ghost_pool_free(const armcii_ghost_slice_t *s, size_t size);
+/* Ghost: one GROW command from user src (pworld rank). */
+void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src);
+/* Both sides at finalize: free every pool's window and memory. */
+void armcii_ghost_pool_destroy(void);
 
 #endif /* ARMCI_GHOST_H */

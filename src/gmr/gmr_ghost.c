@@ -2,60 +2,54 @@
  * Ghost backend, user side: region memory the ghosts can reach, and the
  * redirection of software-handled operations.
  *
- * Memory.  A region that spans nodes and has redirection on gets each
- * user's slice as a POSIX shm object the user creates; the user's bound
- * ghost maps it by name (MAP command), attaches it to the one dynamic window
- * created over the whole job at MPI_Init, and the name is unlinked at once
- * (no file outlives a crash).  The users' own window is MPI_Win_create over
- * the same memory (created by gmr), so contiguous put/get go to the target
- * directly and only ACC/RMW/NONCONTIG (and Put_flag's NOTIFY) go to
- * (ghost, ghost's address).  A ghost that cannot attach a slice (Open MPI
- * 4.1's osc/ucx attaches at most 32 regions per dynamic window) answers
- * address 0; the region is then not redirected, decided collectively.
- * Attach/detach are local: no collective involves a ghost.
+ * Memory.  A region that spans nodes and has redirection wanted gets each
+ * user's slice carved out of that user's partition of a ghost pool
+ * (src/ghost/ghost_pool.c): the bound ghost already exposes the partition
+ * in the pool's window, so allocation involves no ghost and no limit on
+ * the number of regions.  When some user's partitions are full, an
+ * allocation over all users grows the pools (collectively, ghosts too);
+ * an allocation over a smaller group cannot, and its region then stays on
+ * the direct path (warned once; raise ARMCI_GHOST_POOL_SIZE).  The users'
+ * own window is MPI_Win_create over the same memory (created by gmr), so
+ * classes the transport does in hardware go to the target directly and only
+ * the software-handled ones go to (ghost, pool window, displacement).
  *
- * Atomicity: on such a region EVERY accumulate,
- * RMW and noncontiguous operation to a target goes through its one ghost,
- * from any origin including same-node ones and the target itself, so MPI's
- * per-target atomicity and ordering hold; the region is never all_local, so
- * no CPU accumulate path runs on it.  Redirection is fixed for the region's
- * life (decided collectively at allocation).
+ * Atomicity: on such a region EVERY operation of a redirected class to a
+ * target goes through its one ghost, from any origin including same-node
+ * ones and the target itself, so MPI's per-target atomicity and ordering
+ * hold; the region is never all_local, so no CPU accumulate path runs on
+ * it.  Both paths stay valid for the region's life: redirection is switched
+ * only where every operation is complete (armcii_gmr_phase).
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include "gmr.h"
 #include "../ghost/ghost.h"
 
 #define PS armcii_ghost_state
 
 typedef struct {
-    char *base;          /* my slice (my mapping), or NULL */
+    armcii_ghost_slice_t mine; /* my slice (ptr NULL: empty) */
     size_t size;
-    MPI_Aint my_gaddr;   /* my ghost's address of my slice; 0: not attached */
-    int exposed;         /* every slice attached: the region is redirected */
-    MPI_Aint *gaddr;     /* by group rank: the ghost's address of the slice */
-    int *ghost;          /* by group rank: the target's ghost in pworld */
+    long *where;               /* by group rank: {ghost in pworld, pool, displacement} */
+    unsigned pools;            /* the pools holding the region's slices (fences) */
 } ghost_region_t;
+
+enum { W_GHOST, W_POOL, W_DISP, W_N };
 
 void armcii_gmr_ghost_init(void)
 {
     if (!PS.ghosts_on)
         return;
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
-               "%s (ARMCI_GHOST_ASYNC)", PS.ghosts_per_node, PS.users_per_chunk,
-               PS.my_ghost, armcii_config_choice("ARMCI_GHOST_ASYNC",
-                                                 armcii_state.cfg.ghost_async));
-    if (PS.dyn_unusable && armcii_state.rank == 0)
-        armcii_warn("ghosts: this MPI's osc/ucx dynamic windows are unreliable (Open MPI < 5); "
-                    "no operation is redirected to ghosts in this run");
+               "%s (ARMCI_GHOST_ASYNC); first pool %zu KiB per user", PS.ghosts_per_node,
+               PS.users_per_chunk, PS.my_ghost,
+               armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
+               PS.npools ? PS.pool[0].part >> 10 : 0);
 }
 
 void armcii_gmr_ghost_finalize(void) {}
-
 
 /* Redirection of g on or off; contiguous put/get to ghosts close the fast
  * path (gmr_xfer.c), which never translates. */
@@ -67,7 +61,7 @@ static void set_async(armcii_gmr_t *g, int on)
 
 static int async_wanted(const armcii_gmr_t *g)
 {
-    if (!PS.ghosts_on || PS.dyn_unusable)
+    if (!PS.ghosts_on)
         return 0;
     int on = armcii_gmr_state.async_hint >= 0 ? armcii_gmr_state.async_hint
                                 : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
@@ -77,41 +71,34 @@ static int async_wanted(const armcii_gmr_t *g)
     return on && spans; /* within one node the direct path needs no ghost */
 }
 
-/* Create my slice as shm, have my ghost map it; returns my mapping. */
-static char *make_slice(ghost_region_t *pr, size_t size)
+/* Collective over g->comm: every member's slice carved (1), or none (0). */
+static int carve_slices(armcii_gmr_t *g, ghost_region_t *pr)
 {
-    char name[48];
-    snprintf(name, sizeof name, "/armci.%d.%ld", (int)getpid(), PS.shm_counter++);
-    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0 || ftruncate(fd, (off_t)size)) {
-        if (fd >= 0)
-            shm_unlink(name);
-        armcii_error("ARMCI_Malloc", "cannot create shared memory %s of %zu bytes", name, size);
+    int ok = !pr->size || armcii_ghost_pool_alloc(pr->size, &pr->mine) == 0, all;
+    ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, g->comm));
+    if (all)
+        return 1;
+    if (g->size == armcii_state.nproc) {
+        /* Every user is here, in the same order: grow the pools with the
+         * ghosts, so that the largest unmet slice fits. */
+        unsigned long need = ok ? 0 : pr->size;
+        ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UNSIGNED_LONG, MPI_MAX,
+                                 g->comm));
+        armcii_ghost_pool_grow(need);
+        if (!ok && armcii_ghost_pool_alloc(pr->size, &pr->mine))
+            armcii_error("ARMCI_Malloc", "a new ghost pool cannot hold %zu bytes", pr->size);
+        return 1;
     }
-    /* ftruncate only sets the size: on a full /dev/shm the first touch of
-     * a page would raise SIGBUS.  Reserve the pages now and fail cleanly. */
-    int rc = posix_fallocate(fd, 0, (off_t)size);
-    if (rc) {
-        close(fd);
-        shm_unlink(name);
-        armcii_error("ARMCI_Malloc", "cannot reserve %zu bytes of shared memory (%s): /dev/shm "
-                     "may be full", size, strerror(rc));
-    }
-    char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        shm_unlink(name);
-        armcii_error("ARMCI_Malloc", "cannot map shared memory of %zu bytes", size);
-    }
-    pr->my_gaddr = armcii_ghost_command(ARMCII_GHOST_MAP, (long)size, 0, name);
-    shm_unlink(name); /* both mappings stay valid */
-    return p;
+    if (ok && pr->size)
+        armcii_ghost_pool_free(&pr->mine, pr->size);
+    armcii_warn_once("a group allocation found the ghost pool full; its region is not "
+                     "redirected to ghosts (raise ARMCI_GHOST_POOL_SIZE)");
+    return 0;
 }
 
 int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
 {
     int want = async_wanted(g), all;
-    armcii_ghost_release_zombies();
     ARMCII_MPI(MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, g->comm));
     if (!all)
         return 0;
@@ -119,18 +106,12 @@ int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
     if (!pr)
         armcii_error("ARMCI_Malloc", "out of memory");
     pr->size = size;
-    pr->base = size ? make_slice(pr, size) : NULL;
-    int ok = !size || pr->my_gaddr != 0;
-    ARMCII_MPI(MPI_Allreduce(&ok, &pr->exposed, 1, MPI_INT, MPI_MIN, g->comm));
-    if (!pr->exposed) {
-        if (pr->my_gaddr)
-            armcii_ghost_command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
-        pr->my_gaddr = 0;
-        armcii_warn_once("a ghost could not attach a region to its window (MPI_Win_attach "
-                         "failed); such regions are not redirected to ghosts");
+    if (!carve_slices(g, pr)) {
+        free(pr);
+        return 0;
     }
     g->ghost = pr;
-    *mem = pr->base;
+    *mem = pr->mine.ptr;
     return 1;
 }
 
@@ -138,14 +119,15 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
 {
     ghost_region_t *pr = g->ghost;
     g->ghost_async = 0;
-    if (!pr || !pr->exposed)
+    if (!pr)
         return;
-    pr->gaddr = malloc((size_t)g->size * sizeof(MPI_Aint));
-    pr->ghost = malloc((size_t)g->size * sizeof(int));
-    if (!pr->gaddr || !pr->ghost)
+    pr->where = malloc((size_t)g->size * W_N * sizeof(long));
+    if (!pr->where)
         armcii_error("ARMCI_Malloc", "out of memory");
-    ARMCII_MPI(MPI_Allgather(&pr->my_gaddr, 1, MPI_AINT, pr->gaddr, 1, MPI_AINT, g->comm));
-    ARMCII_MPI(MPI_Allgather(&PS.my_ghost, 1, MPI_INT, pr->ghost, 1, MPI_INT, g->comm));
+    long mine[W_N] = {PS.my_ghost, pr->size ? pr->mine.pool : 0, (long)pr->mine.gdisp};
+    ARMCII_MPI(MPI_Allgather(mine, W_N, MPI_LONG, pr->where, W_N, MPI_LONG, g->comm));
+    for (int r = 0; r < g->size; r++)
+        pr->pools |= 1u << pr->where[r * W_N + W_POOL];
     int osc = armcii_win_component(g->win);
     g->ghost_classes = armcii_software_classes(osc);
     set_async(g, !armcii_gmr_state.phase_off);
@@ -160,30 +142,32 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
                names);
 }
 
+/* Flush what went to g's slices through the pools (grank < 0: to all). */
+static void flush_pools(const ghost_region_t *pr, int ghost, int pool)
+{
+    for (int i = 0; i < PS.npools; i++)
+        if (pool < 0 ? (pr->pools >> i & 1) : i == pool) {
+            if (ghost < 0)
+                ARMCII_MPI(MPI_Win_flush_all(PS.pool[i].win));
+            else
+                ARMCII_MPI(MPI_Win_flush(ghost, PS.pool[i].win));
+        }
+}
+
 void armcii_gmr_ghost_freed(armcii_gmr_t *g)
 {
     ghost_region_t *pr = g->ghost;
-    armcii_ghost_release_zombies();
     if (!pr)
         return;
-    if (pr->exposed) {
-        /* Nobody may touch the slices through ghosts after this barrier. */
-        ARMCII_MPI(MPI_Win_flush_all(g->win));
-        ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
-        ARMCII_MPI(MPI_Barrier(g->comm));
-    }
-    if (pr->base) {
-        if (pr->my_gaddr)
-            armcii_ghost_command(ARMCII_GHOST_UNMAP, (long)pr->size, pr->my_gaddr, NULL);
-        /* gmr still frees a window over this memory: unmap it later. */
-        struct armcii_ghost_mapping *z = malloc(sizeof *z);
-        if (!z)
-            armcii_error("ARMCI_Free", "out of memory");
-        *z = (struct armcii_ghost_mapping){pr->base, pr->size, PS.zombies};
-        PS.zombies = z;
-    }
-    free(pr->gaddr);
-    free(pr->ghost);
+    /* Nobody may touch the slices through either path after the barrier;
+     * then my slice can go back to my partition (a window created later
+     * over the same bytes is legal once this one is unused). */
+    ARMCII_MPI(MPI_Win_flush_all(g->win));
+    flush_pools(pr, -1, -1);
+    ARMCII_MPI(MPI_Barrier(g->comm));
+    if (pr->size)
+        armcii_ghost_pool_free(&pr->mine, pr->size);
+    free(pr->where);
     free(pr);
     g->ghost = NULL;
     set_async(g, 0);
@@ -194,32 +178,31 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
     armcii_gmr_t *g = t->gmr;
     if (!g->ghost_async || !(g->ghost_classes & 1u << cls))
         return;
-    ghost_region_t *pr = g->ghost;
-    t->win = PS.dyn_win;
-    t->rank = pr->ghost[t->grank];
-    t->disp = pr->gaddr[t->grank] + (t->disp - g->disp_hdr);
+    const long *w = ((ghost_region_t *)g->ghost)->where + (size_t)t->grank * W_N;
+    t->win = PS.pool[w[W_POOL]].win;
+    t->rank = (int)w[W_GHOST];
+    t->disp = (MPI_Aint)w[W_DISP] + (t->disp - g->disp_hdr);
     t->direct = NULL;
     __atomic_add_fetch(&armcii_gmr_state.redirected, 1, __ATOMIC_RELAXED);
 }
 
-/* Both paths stay valid for an exposed region's life: switching only flips
- * the flag translation reads; ordering is the caller's barrier. */
+/* Both paths stay valid for a ghost-reachable region's life: switching only
+ * flips the flag translation reads; ordering is the caller's barrier. */
 void armcii_gmr_ghost_switch(int on)
 {
-    for (armcii_gmr_t *g = armcii_gmr_state.regions; g; g = g->next) {
-        ghost_region_t *pr = g->ghost;
-        if (pr && pr->exposed && pr->ghost)
+    for (armcii_gmr_t *g = armcii_gmr_state.regions; g; g = g->next)
+        if (g->ghost && ((ghost_region_t *)g->ghost)->where)
             set_async(g, on);
-    }
 }
 
 void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank)
 {
     ghost_region_t *pr = g->ghost;
-    if (!pr || !pr->ghost) /* never exposed: nothing can be pending there */
+    if (!pr || !pr->where) /* not ghost-reachable: nothing can be pending there */
         return;
     if (grank < 0)
-        ARMCII_MPI(MPI_Win_flush_all(PS.dyn_win));
+        flush_pools(pr, -1, -1);
     else
-        ARMCII_MPI(MPI_Win_flush(pr->ghost[grank], PS.dyn_win));
+        flush_pools(pr, (int)pr->where[grank * W_N + W_GHOST],
+                    (int)pr->where[grank * W_N + W_POOL]);
 }

@@ -245,9 +245,13 @@ static void print_ghosts(void)
     if (g->ghosts_on) {
         info_kv("users per node", "%d", g->users_per_chunk);
         info_kv("MPI processes with ghosts", "%d", world);
-        info_kv("redirection to ghosts", "%s", g->dyn_unusable
-                ? "none (this MPI's dynamic windows are unusable)"
-                : armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async));
+        info_kv("redirection to ghosts", "%s",
+                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async));
+        size_t per_user = 0;
+        for (int i = 0; i < g->npools; i++)
+            per_user += g->pool[i].part;
+        info_kv("ghost pools", "%d, %zu KiB per user (ARMCI_GHOST_POOL_SIZE; grow on demand)",
+                g->npools, per_user >> 10);
     }
 #else
     info_kv("ghosts per node", "none (not a ghost-progress build)");

@@ -26,10 +26,10 @@ static const struct {
     {"MPI_Win_allocate", "world",
      "regions where shared windows are refused; the creation lock"},
     {"MPI_Win_create", "world",
-     "regions spanning nodes, over node-shared memory (ghost build: "
-     "redirected regions)"},
+     "regions spanning nodes, over node-shared memory; ghost build: "
+     "redirected regions and the ghosts' pools"},
     {"MPI_Win_create_dynamic", "world",
-     "ghost build only: the ghosts' window for redirected operations"},
+     "not used (probed for the DYNWIN_BROKEN quirk)"},
 };
 
 static int create_kind(int kind, MPI_Comm comm, void *mem, MPI_Win *win)
@@ -90,9 +90,9 @@ static const char *region_windows(void)
 {
 #ifdef ARMCII_GHOSTS
     const armcii_ghost_state_t *g = &armcii_ghost_state;
-    if (g->ghosts_on && !g->dyn_unusable && armcii_state.nnodes > 1 &&
+    if (g->ghosts_on && armcii_state.nnodes > 1 &&
         armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF)
-        return "MPI_Win_create over slices the ghosts map, for groups spanning nodes; "
+        return "MPI_Win_create over slices of the ghosts' pools, for groups spanning nodes; "
                "node-shared windows within a node";
 #endif
     if (!armcii_gmr_state.shm_ok)
@@ -156,8 +156,8 @@ static const struct {
     {ARMCII_QUIRK_DYNWIN_BROKEN, "DYNWIN_BROKEN", 1, INFO_WIN_DYNAMIC,
      "Open MPI < 5, osc/ucx dynamic window: at most 32 attachments, crash in "
      "MPI_Win_free, stale remote keys",
-     "ghost build: no operation is redirected to ghosts; other builds create no "
-     "dynamic window; tests/mpi/ompi_ucx_dynwin_repro.c"},
+     "nothing: no build creates dynamic windows (the ghost build reaches memory "
+     "through pool windows, src/ghost/ghost_pool.c); tests/mpi/ompi_ucx_dynwin_repro.c"},
     {ARMCII_QUIRK_NO_FLUSH_LOCAL, "NO_FLUSH_LOCAL", 1, -1,
      "Open MPI < 5, osc/pt2pt window: MPI_Win_flush_local never returns while a get "
      "to another target is outstanding",
@@ -177,13 +177,7 @@ static const char *in_force(int i)
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
         return !armcii_gmr_state.no_flush_local ? "no"
                : armcii_state.cfg.no_flush_local ? "yes (ARMCI_NO_FLUSH_LOCAL=on)" : "yes";
-#ifdef ARMCII_GHOSTS
-    if (armcii_ghost_state.ghosts_on)
-        return armcii_ghost_state.dyn_unusable ? "yes" : "no";
-    return "no (no ghosts in this run)";
-#else
-    return "no (not a ghost-progress build)";
-#endif
+    return "no (no dynamic window is created)";
 }
 
 /* "on" with the window kinds that have it, or "off". */

@@ -1,0 +1,285 @@
+/*
+ * Ghost-reachable memory: pools of per-user partitions (see ghost.h).
+ *
+ * Why pools.  A ghost must reach the memory of every region of its users.
+ * Attaching each region to a dynamic window runs into attachment limits
+ * (Open MPI 4.1: 64 per window in osc/rdma, 32 in osc/ucx, whose dynamic
+ * windows also crash when detaching: tests/mpi/ompi_ucx_dynwin_repro.c), and
+ * a window per region created together with the ghosts would make every
+ * allocation a collective with ghosts (deadlock-prone for overlapping
+ * groups) and double the windows and context ids per region.  Instead each
+ * user owns a partition in each pool; regions are carved out of it locally,
+ * and the pool's one window (MPI_Win_create, the kind every component
+ * handles) serves them all.  Pools grow geometrically, so a job needs a few.
+ *
+ * Memory.  A partition is a memory file (memfd: no name in /dev/shm, so no
+ * crash leaves one behind, and no /dev/shm size limit applies) the ghost
+ * opens through /proc/<pid>/fd; where that is refused, a POSIX shm object
+ * unlinked as soon as the ghost has mapped it.  Partitions are sparse: pages
+ * are reserved (posix_fallocate) when a slice is carved, so a full memory
+ * ends in ARMCI_Error instead of SIGBUS.  Freed slices stay reserved for
+ * reuse and are never punched out: an RDMA network may have pinned the
+ * pages for the ghost's window, and a punched page would be replaced under
+ * it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "ghost.h"
+
+#define PS armcii_ghost_state
+
+static size_t page_round(size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    return (n + pg - 1) / pg * pg;
+}
+
+static MPI_Win pool_window(void *base, size_t size)
+{
+    MPI_Info info;
+    MPI_Win win;
+    PMPI_Info_create(&info);
+    PMPI_Info_set(info, "same_disp_unit", "true");
+    PMPI_Info_set(info, "epochs_used", "lockall");
+    /* The run's first window comes here: a refused one (Open MPI's osc
+     * pt2pt under MPI_THREAD_MULTIPLE) ends in a clear error. */
+    PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_RETURN);
+    int rc = PMPI_Win_create(base, (MPI_Aint)size, 1, info, PS.pworld, &win);
+    PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_ARE_FATAL);
+    PMPI_Info_free(&info);
+    if (rc != MPI_SUCCESS)
+        armcii_ghost_die("this MPI cannot create RMA windows%s (MPI error %ld)",
+                         armcii_no_windows_hint(), rc);
+    PMPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    return win;
+}
+
+/* ---------------------------------------------------------------- user */
+
+/* My partition's file: a memfd, announced as /proc/pid/fd, else shm. */
+static int make_partition(size_t part, armcii_ghost_cmd_t *c)
+{
+    int fd = memfd_create("armci-pool", MFD_CLOEXEC);
+    c->op = ARMCII_GHOST_GROW;
+    c->size = (long)part;
+    c->pid = (long)getpid();
+    c->fd = fd;
+    c->name[0] = '\0';
+    if (fd >= 0 && ftruncate(fd, (off_t)part) == 0)
+        return fd;
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+static int make_named_partition(size_t part, armcii_ghost_cmd_t *c)
+{
+    snprintf(c->name, sizeof c->name, "/armci.%d.%ld", (int)getpid(), PS.shm_counter++);
+    c->fd = -1;
+    int fd = shm_open(c->name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0 || ftruncate(fd, (off_t)part)) {
+        if (fd >= 0)
+            close(fd);
+        shm_unlink(c->name);
+        armcii_error("ARMCI_Malloc", "cannot create a shared-memory partition of %zu bytes",
+                     part);
+    }
+    return fd;
+}
+
+void armcii_ghost_pool_grow(size_t min_part)
+{
+    if (PS.npools == ARMCII_GHOST_MAX_POOLS)
+        armcii_error("ARMCI_Malloc", "ghost memory pools exhausted (%d pools)", PS.npools);
+    size_t part = PS.npools ? 2 * PS.pool[PS.npools - 1].part : PS.pool_first;
+    if (part < min_part + ARMCII_GHOST_ALIGN)
+        part = min_part + ARMCII_GHOST_ALIGN;
+    part = page_round(part);
+    armcii_ghost_cmd_t c;
+    int fd = make_partition(part, &c);
+    MPI_Aint disp = fd >= 0 ? armcii_ghost_command(&c) : -1;
+    if (disp < 0) { /* the ghost could not open /proc/pid/fd: name it */
+        if (fd >= 0)
+            close(fd);
+        fd = make_named_partition(part, &c);
+        disp = armcii_ghost_command(&c);
+        shm_unlink(c.name); /* both mappings stay valid */
+        if (disp < 0)
+            armcii_error("ARMCI_Malloc", "my ghost cannot map shared memory %s", c.name);
+    }
+    armcii_ghost_pool_t *p = &PS.pool[PS.npools];
+    p->base = mmap(NULL, part, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p->base == MAP_FAILED)
+        armcii_error("ARMCI_Malloc", "cannot map a pool partition of %zu bytes", part);
+    p->fd = fd;
+    p->part = part;
+    p->disp = disp;
+    p->free = malloc(sizeof *p->free);
+    if (!p->free)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    *p->free = (armcii_ghost_free_t){0, part, NULL};
+    p->win = pool_window(NULL, 0); /* users expose nothing in pools */
+    PMPI_Win_lock_all(MPI_MODE_NOCHECK, p->win);
+    armcii_lock(&PS.pool_lock);
+    PS.npools++;
+    armcii_unlock(&PS.pool_lock);
+    armcii_log(1, "ghosts: pool %d: %zu KiB per user", PS.npools - 1, part >> 10);
+}
+
+/* First fit in one partition; the offset, or -1. */
+static long carve(armcii_ghost_pool_t *p, size_t len)
+{
+    for (armcii_ghost_free_t **pp = &p->free; *pp; pp = &(*pp)->next) {
+        armcii_ghost_free_t *f = *pp;
+        if (f->len < len)
+            continue;
+        long off = (long)f->off;
+        f->off += len;
+        f->len -= len;
+        if (!f->len) {
+            *pp = f->next;
+            free(f);
+        }
+        return off;
+    }
+    return -1;
+}
+
+int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s)
+{
+    size_t len = (size + ARMCII_GHOST_ALIGN - 1) / ARMCII_GHOST_ALIGN * ARMCII_GHOST_ALIGN;
+    long off = -1;
+    int i;
+    armcii_lock(&PS.pool_lock);
+    for (i = 0; i < PS.npools && off < 0; i++)
+        off = carve(&PS.pool[i], len);
+    armcii_unlock(&PS.pool_lock);
+    if (off < 0)
+        return -1;
+    armcii_ghost_pool_t *p = &PS.pool[i - 1];
+    /* Sparse file: reserve the pages now, so a full memory fails here. */
+    int rc = posix_fallocate(p->fd, (off_t)off, (off_t)len);
+    if (rc) {
+        armcii_ghost_slice_t back = {p->base + off, i - 1, p->disp + off};
+        armcii_ghost_pool_free(&back, size);
+        armcii_error("ARMCI_Malloc", "cannot reserve %zu bytes of shared memory (%s)", len,
+                     strerror(rc));
+    }
+    *s = (armcii_ghost_slice_t){p->base + off, i - 1, p->disp + off};
+    return 0;
+}
+
+void armcii_ghost_pool_free(const armcii_ghost_slice_t *s, size_t size)
+{
+    armcii_ghost_pool_t *p = &PS.pool[s->pool];
+    size_t len = (size + ARMCII_GHOST_ALIGN - 1) / ARMCII_GHOST_ALIGN * ARMCII_GHOST_ALIGN;
+    size_t off = (size_t)(s->ptr - p->base);
+    armcii_lock(&PS.pool_lock);
+    armcii_ghost_free_t **pp = &p->free, *prev = NULL;
+    while (*pp && (*pp)->off < off) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    armcii_ghost_free_t *next = *pp;
+    if (prev && prev->off + prev->len == off) { /* merge with the range before */
+        prev->len += len;
+        if (next && prev->off + prev->len == next->off) {
+            prev->len += next->len;
+            prev->next = next->next;
+            free(next);
+        }
+    } else if (next && off + len == next->off) { /* with the range after */
+        next->off = off;
+        next->len += len;
+    } else {
+        armcii_ghost_free_t *f = malloc(sizeof *f);
+        if (!f)
+            armcii_error("ARMCI_Free", "out of memory");
+        *f = (armcii_ghost_free_t){off, len, next};
+        *pp = f;
+    }
+    armcii_unlock(&PS.pool_lock);
+}
+
+/* --------------------------------------------------------------- ghost */
+
+static int slot_of(int src)
+{
+    for (int k = 0; k < PS.bound_users; k++)
+        if (PS.bound_rank[k] == src)
+            return k;
+    armcii_ghost_die("%s: pool command from process %ld, not bound to this ghost", "pool",
+                     src);
+    return -1;
+}
+
+static int open_partition(const armcii_ghost_cmd_t *c)
+{
+    if (c->name[0])
+        return shm_open(c->name, O_RDWR, 0);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd/%ld", c->pid, c->fd);
+    return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/* Map a user's partition at its slot; once every bound user has sent its
+ * own, join the pool window's creation (every user and ghost does). */
+void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
+{
+    size_t part = (size_t)c->size;
+    int k = slot_of(src);
+    if (!PS.grow_base) {
+        PS.grow_part = part;
+        PS.grow_base = mmap(NULL, part * (size_t)PS.bound_users, PROT_NONE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (PS.grow_base == MAP_FAILED)
+            armcii_ghost_die("%s: cannot reserve address space for a pool (%ld bytes per "
+                             "user)", "pool", (long)part);
+    }
+    if (part != PS.grow_part)
+        armcii_ghost_die("%s: users disagree on a pool's partition size (%ld)", "pool",
+                         (long)part);
+    MPI_Aint reply = -1;
+    int fd = open_partition(c);
+    if (fd >= 0) {
+        char *at = PS.grow_base + (size_t)k * part;
+        if (mmap(at, part, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == at)
+            reply = (MPI_Aint)((size_t)k * part);
+        close(fd);
+    }
+    PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, PS.cmd_comm);
+    if (reply < 0 || ++PS.grow_count < PS.bound_users)
+        return;
+    if (PS.npools == ARMCII_GHOST_MAX_POOLS)
+        armcii_ghost_die("%s: too many pools (%ld)", "pool", PS.npools);
+    armcii_ghost_pool_t *p = &PS.pool[PS.npools++];
+    p->base = PS.grow_base;
+    p->part = part;
+    p->win = pool_window(p->base, part * (size_t)PS.bound_users);
+    PS.grow_base = NULL;
+    PS.grow_count = 0;
+}
+
+void armcii_ghost_pool_destroy(void)
+{
+    for (int i = 0; i < PS.npools; i++) {
+        armcii_ghost_pool_t *p = &PS.pool[i];
+        if (!PS.is_ghost)
+            PMPI_Win_unlock_all(p->win);
+        PMPI_Win_free(&p->win);
+        munmap(p->base, p->part * (size_t)(PS.is_ghost ? PS.bound_users : 1));
+        if (!PS.is_ghost)
+            close(p->fd);
+        while (p->free) {
+            armcii_ghost_free_t *f = p->free;
+            p->free = f->next;
+            free(f);
+        }
+    }
+    PS.npools = 0;
+}

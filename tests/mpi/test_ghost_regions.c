@@ -1,0 +1,146 @@
+/*
+ * Many live regions (GA jobs keep hundreds of arrays): TEST_REGIONS (1000)
+ * regions allocated over the world and a few over a group, all alive at
+ * once, every one written by accumulates and puts from other ranks and
+ * checked exactly; then half are freed and new ones take their place.
+ *
+ * In the ghost build the first pool partition is made small here
+ * (ARMCI_GHOST_POOL_SIZE=64 KiB unless set), so the pools must grow several
+ * times during the world allocations, and group allocations may find the
+ * pools full (their regions then stay on the direct path).  There the test
+ * also checks that accumulates reached ghosts (every transport redirects
+ * them across virtual nodes).  In other builds it checks the same values
+ * on ordinary regions.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <armci.h>
+#include "../testutil.h"
+
+unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
+
+static int me, np;
+
+/* Bytes of region i: at least room for slot 0 and one slot per rank. */
+static size_t region_bytes(int i)
+{
+    if (i % 250 == 249)
+        return 256 * 1024; /* forces a pool to grow in the ghost build */
+    return sizeof(double) * (size_t)(np + 1 + i % 29);
+}
+
+/* Every rank adds me+1 into slot 0 of region i at target (i+me)%np and
+ * puts its rank into slot 1+me at target (i+1)%np. */
+static void write_region(void **ptr, int i)
+{
+    double one = 1.0, mine = me;
+    double scale = me + 1;
+    int t = (i + me) % np, u = (i + 1) % np;
+    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, ptr[t], sizeof(double), t);
+    ARMCI_Put(&mine, (double *)ptr[u] + 1 + me, sizeof(double), u);
+}
+
+static void check_region(void **ptr, int i, const char *what)
+{
+    const double *d = ptr[me];
+    double want = 0;
+    for (int r = 0; r < np; r++)
+        if ((i + r) % np == me)
+            want += r + 1;
+    CHECK(d[0] == want, "%s region %d: slot 0 = %g, expected %g", what, i, d[0], want);
+    if ((i + 1) % np == me)
+        for (int r = 0; r < np; r++)
+            CHECK(d[1 + r] == r, "%s region %d: slot %d = %g, expected %d", what, i, 1 + r,
+                  d[1 + r], r);
+}
+
+static void **alloc_region(int i)
+{
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    if (!ptr || ARMCI_Malloc(ptr, region_bytes(i)))
+        CHECK(0, "ARMCI_Malloc of region %d failed", i);
+    memset(ptr[me], 0, region_bytes(i));
+    return ptr;
+}
+
+/* A few regions over the group of even ranks, allocated while the world's
+ * regions are alive (ghost build: a group cannot grow the pools, so the
+ * first, too large for them, stays on the direct path). */
+static void group_regions(int n)
+{
+    ARMCI_Group world, evens;
+    int nev = (np + 1) / 2, *pid = malloc((size_t)nev * sizeof(int));
+    for (int k = 0; k < nev; k++)
+        pid[k] = 2 * k;
+    ARMCI_Group_get_world(&world);
+    ARMCI_Group_create_child(nev, pid, &evens, &world);
+    if (me % 2 == 0) {
+        void **ptr = malloc((size_t)nev * sizeof(void *));
+        for (int i = 0; i < n; i++) {
+            /* the first one is larger than any pool has room for */
+            ARMCI_Malloc_group(ptr, i ? 4096 : 4 << 20, &evens);
+            long v = me, back = -1;
+            int t = (me + 2) % (2 * nev); /* another even rank */
+            ARMCI_Put(&v, ptr[t / 2], sizeof v, t);
+            ARMCI_Get(ptr[t / 2], &back, sizeof back, t);
+            CHECK(back == v, "group region %d: read %ld from %d, expected %ld", i, back, t, v);
+            ARMCI_Free_group(ptr[me / 2], &evens);
+        }
+        free(ptr);
+        ARMCI_Group_free(&evens);
+    }
+    free(pid);
+}
+
+int main(int argc, char **argv)
+{
+    setenv("ARMCI_GHOST_POOL_SIZE", "65536", 0); /* read by the ghost layer's MPI_Init */
+    MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    tu_name = "test_ghost_regions";
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    int real_np, n = getenv("TEST_REGIONS") ? atoi(getenv("TEST_REGIONS")) : 1000;
+    PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
+    void ***reg = calloc((size_t)n, sizeof *reg);
+    for (int i = 0; i < n; i++)
+        reg[i] = alloc_region(i);
+    group_regions(8);
+    ARMCI_Barrier();
+    unsigned long r0 = armcii_gmr_redirected();
+    for (int i = 0; i < n; i++)
+        write_region(reg[i], i);
+    unsigned long redirected = armcii_gmr_redirected() - r0;
+    ARMCI_Barrier();
+    for (int i = 0; i < n; i++)
+        check_region(reg[i], i, "first");
+    const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
+    if (real_np > np && vn && atoi(vn) > 0 && atoi(vn) < np &&
+        !(async && !strcasecmp(async, "off")))
+        CHECK(redirected >= (unsigned long)n / 2, "only %lu of %d accumulates went to ghosts",
+              redirected, n);
+    /* Free the odd ones newest first, then fill the holes. */
+    ARMCI_Barrier();
+    for (int i = n - 1 - n % 2; i >= 0; i -= 2) {
+        ARMCI_Free(reg[i][me]);
+        free(reg[i]);
+        reg[i] = alloc_region(i);
+    }
+    ARMCI_Barrier();
+    for (int i = 1; i < n; i += 2)
+        write_region(reg[i], i);
+    ARMCI_Barrier();
+    for (int i = 1; i < n; i += 2)
+        check_region(reg[i], i, "reused");
+    ARMCI_Barrier();
+    for (int i = 0; i < n; i++) {
+        ARMCI_Free(reg[i][me]);
+        free(reg[i]);
+    }
+    free(reg);
+    ARMCI_Finalize();
+    int rc = tu_finish();
+    MPI_Finalize();
+    return rc;
+}
