@@ -45,11 +45,20 @@ typedef struct armcii_gmr_slice {
     int *acc_lock;    /* node-shared lock word of the slice (direct only) */
 } armcii_gmr_slice_t;
 
+/* Communicators shared by the regions over one group (gmr_comm.c). */
+typedef struct armcii_gmr_comm {
+    MPI_Comm comm;            /* dup of the group's communicator */
+    MPI_Comm node_comm;       /* its members on my (virtual) node, made on demand */
+    int refs;                 /* live regions using it */
+    struct armcii_gmr_comm *next;
+} armcii_gmr_comm_t;
+
 typedef struct armcii_gmr {
     MPI_Win win;              /* RMA window over comm */
     MPI_Win shm_win;          /* node-shared window, or MPI_WIN_NULL */
-    MPI_Comm comm;            /* dup of the group communicator */
-    MPI_Comm node_comm;       /* members on my (virtual) node, or NULL */
+    armcii_gmr_comm_t *gcomm; /* the group's shared communicators */
+    MPI_Comm comm;            /* gcomm->comm */
+    MPI_Comm node_comm;       /* gcomm's node communicator where used, or NULL */
     int size, rank;           /* in comm */
     int *abs_of;              /* group rank -> absolute rank */
     armcii_gmr_slice_t *slice;/* indexed by group rank */
@@ -170,6 +179,7 @@ extern __thread armcii_gmr_callop_t armcii_gmr_callop;
 typedef struct {
     armcii_gmr_table_t table;
     armcii_gmr_t *regions;        /* all live regions */
+    armcii_gmr_comm_t *comms;     /* communicators shared by regions (gmr_comm.c) */
     armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
     int shm_ok;                   /* MPI_Win_allocate_shared works here */
     int direct;                   /* node-local path in use */
@@ -348,6 +358,14 @@ void armcii_gmr_nb_wait_proc(int proc);
 void armcii_gmr_nb_purge(const armcii_gmr_t *g);
 /* Complete what is left and release the sets (finalize). */
 void armcii_gmr_nb_finalize(void);
+
+/* ---- communicators shared by regions (gmr_comm.c) ---- */
+/* Collective over comm: the entry for comm's membership (made if new). */
+armcii_gmr_comm_t *armcii_gmr_comm_get(MPI_Comm comm);
+/* Collective over c->comm: its members on my node. */
+MPI_Comm armcii_gmr_comm_node(armcii_gmr_comm_t *c);
+/* Collective over c->comm: drop one reference; the last frees it. */
+void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
 
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
 #ifdef ARMCII_GHOSTS

@@ -125,8 +125,8 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
         ARMCII_MPI(MPI_Info_free(&info));
         return size ? seg : NULL;
     }
-    int me_node = armcii_node_of(armcii_state.rank), nsize;
-    ARMCII_MPI(MPI_Comm_split(g->comm, me_node, g->rank, &g->node_comm));
+    int nsize;
+    g->node_comm = armcii_gmr_comm_node(g->gcomm);
     ARMCII_MPI(MPI_Comm_size(g->node_comm, &nsize));
     ARMCII_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
     ARMCII_MPI(MPI_Win_allocate_shared((MPI_Aint)(size + ARMCII_SLICE_HDR), 1, info,
@@ -240,7 +240,8 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     armcii_gmr_t *g = calloc(1, sizeof *g);
     if (!g)
         armcii_error(call, "out of memory");
-    armcii_comm_dup(comm, &g->comm);
+    g->gcomm = armcii_gmr_comm_get(comm);
+    g->comm = g->gcomm->comm;
     g->node_comm = MPI_COMM_NULL;
     ARMCII_MPI(MPI_Comm_size(g->comm, &g->size));
     ARMCII_MPI(MPI_Comm_rank(g->comm, &g->rank));
@@ -300,9 +301,7 @@ static void region_free(armcii_gmr_t *g)
         if (g->slice[r].size)
             armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
     list_unlink(g);
-    if (g->node_comm != MPI_COMM_NULL)
-        ARMCII_MPI(MPI_Comm_free(&g->node_comm));
-    ARMCII_MPI(MPI_Comm_free(&g->comm));
+    armcii_gmr_comm_put(g->gcomm);
     free(g->abs_of);
     free(g->slice);
     free(g->dirty);
