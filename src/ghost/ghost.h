@@ -48,6 +48,8 @@ typedef struct {
     MPI_Fint fworld, fuser;    /* Fortran handles: MPI_COMM_WORLD, the user world */
     struct armcii_ghost_mapping *zombies; /* user: freed slices not yet unmapped */
     struct armcii_ghost_mapping *exposed; /* ghost: slices attached to dyn_win */
+    int attr_view[3];          /* user: the user-world values of MPI_UNIVERSE_SIZE,
+                                * MPI_IO, MPI_HOST handed out by pointer (ghost_pmpi.c) */
 } armcii_ghost_state_t;
 extern armcii_ghost_state_t armcii_ghost_state;
 
