@@ -178,8 +178,9 @@ void mpi_comm_free_(F *comm, F *ierr)
 #define FKEY(k) ((F)(k))
 #endif
 
-/* The C key of a predefined attribute whose user-world value differs from
- * the real world's (ghost_pmpi.c, user_view); 0 when the key is another. */
+/* 1, with its C key in *ckey, for a predefined attribute whose user-world
+ * value may differ from the real world's (ghost_pmpi.c, user_view); 0 for
+ * any other key. */
 static int translated_key(F key, int *ckey)
 {
     const int keys[] = {MPI_UNIVERSE_SIZE, MPI_IO, MPI_HOST};
