@@ -6,4 +6,4 @@ libarmci_core_la_SOURCES += \
 	src/ghost/ghost_pmpi.c \
 	src/ghost/ghost_fortran.c
 endif
-EXTRA_DIST += src/ghost/ghost_fortran.def
+EXTRA_DIST += src/ghost/ghost_pmpi.def src/ghost/ghost_fortran.def

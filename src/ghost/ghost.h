@@ -73,6 +73,8 @@ typedef struct {
     int grow_count;            /* ghost: users mapped into the pool being made */
     char *grow_base;           /* ghost: that pool's mapping */
     size_t grow_part;
+    int attr_view[3];          /* user: the user-world values of MPI_UNIVERSE_SIZE,
+                                * MPI_IO, MPI_HOST handed out by pointer (ghost_pmpi.c) */
 } armcii_ghost_state_t;
 extern armcii_ghost_state_t armcii_ghost_state;
 

@@ -4,10 +4,15 @@
  * by reference, CHARACTER lengths appended by value).  Their own bindings
  * call the C PMPI_* layer directly, so without these a Fortran program's
  * MPI_Init never created ghosts and its MPI_COMM_WORLD was the whole job.
- * Each wrapper is generated from one line of ghost_fortran.def: it swaps a
- * Fortran MPI_COMM_WORLD handle for the user world's and calls
- * pmpi_<name>_, which both MPIs export.  Init, init_thread and finalize
- * run the ghost setup and teardown as the C wrappers (ghost_pmpi.c) do.
+ * Each wrapper is generated from one line of ghost_fortran.def (list
+ * version 2: the Fortran bindings of ghost_pmpi.def's functions): it swaps
+ * a Fortran MPI_COMM_WORLD handle for the user world's and calls
+ * pmpi_<name>_, which both MPIs export.  Hand-written here, as in C:
+ * init, init_thread and finalize (ghost setup and teardown), abort (the
+ * whole job), comm_free (the world is never freed) and comm_get_attr /
+ * attr_get (predefined attributes describe the user world).  Not covered:
+ * the mpi_f08 module (its symbols are mpi_<name>_f08), other compilers'
+ * manglings, and what ghost_pmpi.c leaves out in C.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -83,17 +88,37 @@ static void swap_world(void **arg, F *user)
         swap_world(&a##k, &user);                                             \
         pmpi_##name##_(V##n HV##h);                                           \
     }
+#define FW2(name, n, k1, k2, h)                                               \
+    void pmpi_##name##_(A##n H##h) __attribute__((weak));                     \
+    void mpi_##name##_(A##n H##h);                                            \
+    void mpi_##name##_(A##n H##h)                                             \
+    {                                                                         \
+        F user1, user2;                                                       \
+        if (!pmpi_##name##_)                                                  \
+            no_fortran_mpi(#name);                                            \
+        swap_world(&a##k1, &user1);                                           \
+        swap_world(&a##k2, &user2);                                           \
+        pmpi_##name##_(V##n HV##h);                                           \
+    }
 #include "ghost_fortran.def"
 #undef FW
+#undef FW2
 
+typedef void fgetattr_t(void *comm, void *key, void *val, void *flag, void *ierr);
 void pmpi_init_(F *ierr) __attribute__((weak));
 void pmpi_init_thread_(F *required, F *provided, F *ierr) __attribute__((weak));
 void pmpi_finalize_(F *ierr) __attribute__((weak));
-void pmpi_comm_compare_(F *a, F *b, F *result, F *ierr) __attribute__((weak));
+void pmpi_abort_(F *comm, F *code, F *ierr) __attribute__((weak));
+void pmpi_comm_free_(F *comm, F *ierr) __attribute__((weak));
+fgetattr_t pmpi_comm_get_attr_ __attribute__((weak));
+fgetattr_t pmpi_attr_get_ __attribute__((weak));
 void mpi_init_(F *ierr);
 void mpi_init_thread_(F *required, F *provided, F *ierr);
 void mpi_finalize_(F *ierr);
-void mpi_comm_compare_(F *a, F *b, F *result, F *ierr);
+void mpi_abort_(F *comm, F *code, F *ierr);
+void mpi_comm_free_(F *comm, F *ierr);
+void mpi_comm_get_attr_(F *comm, F *key, MPI_Aint *val, F *flag, F *ierr);
+void mpi_attr_get_(F *comm, F *key, F *val, F *flag, F *ierr);
 
 void mpi_init_(F *ierr)
 {
@@ -121,16 +146,90 @@ void mpi_finalize_(F *ierr)
     pmpi_finalize_(ierr);
 }
 
-/* Two communicators: both may be the world. */
-void mpi_comm_compare_(F *a, F *b, F *result, F *ierr)
+/* As in C: the whole job, ghosts included, whatever the communicator. */
+void mpi_abort_(F *comm, F *code, F *ierr)
 {
-    F ua, ub;
-    void *pa = a, *pb = b;
-    if (!pmpi_comm_compare_)
-        no_fortran_mpi("comm_compare");
-    swap_world(&pa, &ua);
-    swap_world(&pb, &ub);
-    pmpi_comm_compare_(pa, pb, result, ierr);
+    F world = PS.fworld;
+    if (!pmpi_abort_)
+        no_fortran_mpi("abort");
+    pmpi_abort_(PS.ghosts_on ? &world : comm, code, ierr);
+}
+
+/* Freeing the world is erroneous: the C wrapper raises the error on the
+ * user world instead of freeing it. */
+void mpi_comm_free_(F *comm, F *ierr)
+{
+    if (!pmpi_comm_free_)
+        no_fortran_mpi("comm_free");
+    if (PS.ghosts_on && *comm == PS.fworld) {
+        MPI_Comm world = MPI_COMM_WORLD;
+        *ierr = MPI_Comm_free(&world);
+        return;
+    }
+    pmpi_comm_free_(comm, ierr);
+}
+
+/* Fortran keyvals of the predefined attributes: Open MPI uses the C values;
+ * MPICH the C value + 1 (its mpif.h: MPI_TAG_UB = 1681915906, mpi.h:
+ * 0x64400001 = 1681915905). */
+#ifdef MPICH_VERSION
+#define FKEY(k) ((F)(k) + 1)
+#else
+#define FKEY(k) ((F)(k))
+#endif
+
+/* 1, with its C key in *ckey, for a predefined attribute whose user-world
+ * value may differ from the real world's (ghost_pmpi.c, user_view); 0 for
+ * any other key. */
+static int translated_key(F key, int *ckey)
+{
+    const int keys[] = {MPI_UNIVERSE_SIZE, MPI_IO, MPI_HOST};
+    for (int i = 0; i < 3; i++)
+        if (key == FKEY(keys[i])) {
+            *ckey = keys[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* The application's attributes on the world live on the user world; a
+ * predefined one the user world lacks (Open MPI keeps them on the real
+ * world only) is read there, with the MPI's own LOGICAL flag, and a value
+ * that counts or names processes is replaced by what the C layer gives
+ * MPI_COMM_WORLD.  aint: the value is INTEGER(MPI_ADDRESS_KIND), else
+ * INTEGER (the MPI-1 mpi_attr_get). */
+static void get_attr(fgetattr_t *get, const char *name, F *comm, F *key, void *val, F *flag,
+                     F *ierr, int aint)
+{
+    F user;
+    void *c = comm;
+    int ckey, cflag, *cval;
+    if (!get)
+        no_fortran_mpi(name);
+    swap_world(&c, &user);
+    get(c, key, val, flag, ierr);
+    if (!PS.ghosts_on || *comm != PS.fworld || *ierr != MPI_SUCCESS)
+        return;
+    if (!*flag)
+        get(comm, key, val, flag, ierr);
+    if (*ierr != MPI_SUCCESS || !*flag || !translated_key(*key, &ckey))
+        return;
+    if (MPI_Comm_get_attr(MPI_COMM_WORLD, ckey, &cval, &cflag) == MPI_SUCCESS && cflag) {
+        if (aint)
+            *(MPI_Aint *)val = *cval;
+        else
+            *(F *)val = *cval;
+    }
+}
+
+void mpi_comm_get_attr_(F *comm, F *key, MPI_Aint *val, F *flag, F *ierr)
+{
+    get_attr(pmpi_comm_get_attr_, "comm_get_attr", comm, key, val, flag, ierr, 1);
+}
+
+void mpi_attr_get_(F *comm, F *key, F *val, F *flag, F *ierr)
+{
+    get_attr(pmpi_attr_get_, "attr_get", comm, key, val, flag, ierr, 0);
 }
 
 #pragma GCC visibility pop

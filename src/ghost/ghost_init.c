@@ -140,6 +140,7 @@ void armcii_ghost_setup(void)
     place(cfg.ghosts_per_node, cfg.virtual_node_size, &users);
     PS.users_per_chunk = users;
     PMPI_Comm_split(PS.pworld, PS.is_ghost, me, &PS.user_world);
+    PMPI_Comm_set_name(PS.user_world, "MPI_COMM_WORLD"); /* what the application asks for */
     PS.fworld = PMPI_Comm_c2f(MPI_COMM_WORLD);
     PS.fuser = PMPI_Comm_c2f(PS.user_world);
     PS.pool_first = (size_t)cfg.ghost_pool_size;

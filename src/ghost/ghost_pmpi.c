@@ -1,30 +1,42 @@
 /*
  * Ghost backend: the PMPI layer that hides ghosts from the application.
  *
- * Wrapped-function list, version 1.  Every function below that takes a
- * communicator replaces MPI_COMM_WORLD by the user world at call time
- * (other communicators pass through untouched):
- *   init/finalize: MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort
- *   communicators: MPI_Comm_rank, MPI_Comm_size, MPI_Comm_group,
- *     MPI_Comm_compare, MPI_Comm_get_attr, MPI_Comm_dup, MPI_Comm_split,
- *     MPI_Comm_split_type, MPI_Comm_create, MPI_Comm_create_group,
- *     MPI_Comm_set_errhandler, MPI_Cart_create, MPI_Intercomm_create
- *   point-to-point: MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Bsend, MPI_Isend,
- *     MPI_Issend, MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Probe, MPI_Iprobe
- *   collectives: MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
- *     MPI_Gather, MPI_Gatherv, MPI_Allgather, MPI_Allgatherv, MPI_Scatter,
- *     MPI_Scatterv, MPI_Alltoall, MPI_Alltoallv, MPI_Scan, MPI_Exscan,
- *     MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Ibarrier, MPI_Ibcast,
- *     MPI_Iallreduce
- *   windows: MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared,
- *     MPI_Win_create_dynamic
- *   I/O: MPI_File_open
- * Not covered: any other C function called with MPI_COMM_WORLD (it sees
- * ghosts).  Fortran callers (mpif.h, `use mpi`) go through
- * ghost_fortran.c, generated from the list in ghost_fortran.def.
- * tests/mpi/test_ghost_world.c calls each wrapped function on
- * MPI_COMM_WORLD.  MPI_Abort on any communicator aborts the whole job
- * (ghosts included), so an error never leaves a ghost waiting.
+ * Wrapped-function list, version 2 (MPI-3.1 C bindings).  Every MPI-3.1 C
+ * function that takes a communicator is wrapped; a communicator equal to
+ * MPI_COMM_WORLD becomes the user world at call time, every other one
+ * passes through untouched.  126 functions in all:
+ *   - 119 generated from the one list in ghost_pmpi.def (a communicator
+ *     swap and nothing else): point-to-point (blocking, nonblocking,
+ *     persistent), the probe family (Probe, Iprobe, Mprobe, Improbe), all
+ *     blocking, nonblocking and neighborhood collectives, communicator
+ *     queries and construction (Comm_size ... Comm_idup, Intercomm_*),
+ *     names, info, attributes and error handlers, process topologies
+ *     (Cart_*, Graph_*, Dist_graph_*, Topo_test), Pack/Unpack/Pack_size,
+ *     window creation (Win_create/allocate/allocate_shared/create_dynamic)
+ *     and MPI_File_open;
+ *   - 7 hand-written below, because they need more than a swap:
+ *     MPI_Init, MPI_Init_thread, MPI_Finalize (ghost setup and teardown),
+ *     MPI_Abort (always the whole job, ghosts included, so an error never
+ *     leaves a ghost waiting), MPI_Comm_free (freeing the world must not
+ *     free the user world), MPI_Comm_get_attr and MPI_Attr_get
+ *     (predefined attributes describe the user world).
+ * Left out:
+ *   - dynamic processes (Comm_spawn, Comm_spawn_multiple, Comm_accept,
+ *     Comm_connect, Comm_join, Comm_disconnect, Comm_get_parent): a spawned
+ *     or connected job would need ghosts of its own and a user view of the
+ *     remote group; the library supports neither, and the codes it serves
+ *     (Global Arrays, NWChem) do not use them;
+ *   - MPI_Comm_c2f: the world's Fortran handle stays the real one, and the
+ *     Fortran wrappers (ghost_fortran.c) swap that handle;
+ *   - MPI-4 functions that MPICH 4.0 adds (large-count _c variants,
+ *     persistent collectives, MPI_Isendrecv, MPI_Comm_idup_with_info, ...);
+ *   - functions without a communicator need nothing (MPI_File_delete,
+ *     groups, datatypes; a group taken from the world is the user group).
+ * Callbacks (attribute copy/delete, error handlers) invoked for the world
+ * receive the user world's handle, not MPI_COMM_WORLD.
+ * tests/mpi/test_ghost_world.c calls every family on MPI_COMM_WORLD;
+ * tests/unit/test_ghost_defs.sh checks the lists against the exported
+ * symbols and ghost_fortran.def.
  */
 #include <stdlib.h>
 #include "ghost.h"
@@ -36,6 +48,15 @@
 
 #define PS armcii_ghost_state
 #define W(c) (PS.ghosts_on && (c) == MPI_COMM_WORLD ? PS.user_world : (c))
+
+/* Open MPI marks MPI_Attr_put/delete/get deprecated; older codes still call
+ * them, so they are wrapped like the rest. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define CW(name, params, args)                                                \
+    int MPI_##name params { return PMPI_##name args; }
+#include "ghost_pmpi.def"
+#undef CW
 
 int MPI_Init(int *argc, char ***argv)
 {
@@ -65,197 +86,87 @@ int MPI_Abort(MPI_Comm comm, int code)
     return PMPI_Abort(MPI_COMM_WORLD, code);
 }
 
-int MPI_Comm_rank(MPI_Comm c, int *r) { return PMPI_Comm_rank(W(c), r); }
-int MPI_Comm_size(MPI_Comm c, int *s) { return PMPI_Comm_size(W(c), s); }
-int MPI_Comm_group(MPI_Comm c, MPI_Group *g) { return PMPI_Comm_group(W(c), g); }
-int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *res)
+/* Freeing MPI_COMM_WORLD is erroneous, and swapping the handle would free
+ * the user world under the application: raise the error on the user world,
+ * whose handler is the one the application set on its world. */
+int MPI_Comm_free(MPI_Comm *c)
 {
-    return PMPI_Comm_compare(W(a), W(b), res);
+    if (PS.ghosts_on && c && *c == MPI_COMM_WORLD) {
+        PMPI_Comm_call_errhandler(PS.user_world, MPI_ERR_COMM);
+        return MPI_ERR_COMM;
+    }
+    return PMPI_Comm_free(c);
 }
-/* Predefined attributes (MPI_TAG_UB, MPI_UNIVERSE_SIZE, ...) live on the
- * real world only: fall back to it when the user world has no value. */
-int MPI_Comm_get_attr(MPI_Comm c, int key, void *val, int *flag)
+
+/* A real-world rank as a user-world rank; MPI_PROC_NULL for a ghost. */
+static int user_rank(int r)
+{
+    MPI_Group real, user;
+    int u = MPI_UNDEFINED;
+    PMPI_Comm_group(PS.pworld, &real);
+    PMPI_Comm_group(PS.user_world, &user);
+    PMPI_Group_translate_ranks(real, 1, &r, user, &u);
+    PMPI_Group_free(&real);
+    PMPI_Group_free(&user);
+    return u == MPI_UNDEFINED ? MPI_PROC_NULL : u;
+}
+
+/* The user-world view of a predefined attribute value the MPI handed out
+ * (a pointer to int); NULL when the key needs no translation.
+ * MPI_UNIVERSE_SIZE counts ghosts: when it covers the whole job the user
+ * world sees it less the ghosts (the user count when it equals the job);
+ * when it is smaller (an oversubscribed run, fewer slots than processes)
+ * it is capped at the user count.  MPI_IO and MPI_HOST on the world may be
+ * real-world ranks (both MPIs here give MPI_ANY_SOURCE / MPI_PROC_NULL).
+ * The value is kept in the state, as the MPI keeps its own. */
+static int *user_view(MPI_Comm c, int key, const int *real)
+{
+    int P, U, slot, v = *real;
+    if (key == MPI_UNIVERSE_SIZE) {
+        PMPI_Comm_size(PS.pworld, &P);
+        PMPI_Comm_size(PS.user_world, &U);
+        slot = 0;
+        v = v >= P ? v - (P - U) : v < U ? v : U;
+    } else if ((key == MPI_IO || key == MPI_HOST) && c == MPI_COMM_WORLD && v >= 0) {
+        slot = key == MPI_IO ? 1 : 2;
+        v = user_rank(v);
+    } else {
+        return NULL;
+    }
+    PS.attr_view[slot] = v;
+    return &PS.attr_view[slot];
+}
+
+/* The application's own attributes on the world live on the user world.
+ * The predefined ones live on the real world only under Open MPI (MPICH
+ * answers them on every communicator), so a key the user world lacks is
+ * looked up there; a value that counts or names processes is translated. */
+static int get_attr(MPI_Comm c, int key, void *val, int *flag)
 {
     int rc = PMPI_Comm_get_attr(W(c), key, val, flag);
-    if (rc == MPI_SUCCESS && !*flag && c == MPI_COMM_WORLD && PS.ghosts_on)
+    if (!PS.ghosts_on || rc != MPI_SUCCESS)
+        return rc;
+    if (!*flag && c == MPI_COMM_WORLD)
         rc = PMPI_Comm_get_attr(c, key, val, flag);
+    if (rc == MPI_SUCCESS && *flag &&
+        (key == MPI_UNIVERSE_SIZE || key == MPI_IO || key == MPI_HOST)) {
+        int *view = user_view(c, key, *(int **)val);
+        if (view)
+            *(int **)val = view;
+    }
     return rc;
 }
-int MPI_Comm_dup(MPI_Comm c, MPI_Comm *n) { return PMPI_Comm_dup(W(c), n); }
-int MPI_Comm_split(MPI_Comm c, int color, int key, MPI_Comm *n)
+
+int MPI_Comm_get_attr(MPI_Comm c, int key, void *val, int *flag)
 {
-    return PMPI_Comm_split(W(c), color, key, n);
-}
-int MPI_Comm_split_type(MPI_Comm c, int type, int key, MPI_Info info, MPI_Comm *n)
-{
-    return PMPI_Comm_split_type(W(c), type, key, info, n);
-}
-int MPI_Comm_create(MPI_Comm c, MPI_Group g, MPI_Comm *n) { return PMPI_Comm_create(W(c), g, n); }
-int MPI_Comm_create_group(MPI_Comm c, MPI_Group g, int tag, MPI_Comm *n)
-{
-    return PMPI_Comm_create_group(W(c), g, tag, n);
-}
-int MPI_Comm_set_errhandler(MPI_Comm c, MPI_Errhandler e)
-{
-    return PMPI_Comm_set_errhandler(W(c), e);
-}
-int MPI_Cart_create(MPI_Comm c, int nd, const int dims[], const int periods[], int reorder,
-                    MPI_Comm *n)
-{
-    return PMPI_Cart_create(W(c), nd, dims, periods, reorder, n);
-}
-int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer, int rleader, int tag,
-                         MPI_Comm *n)
-{
-    return PMPI_Intercomm_create(W(local), lleader, W(peer), rleader, tag, n);
+    return get_attr(c, key, val, flag);
 }
 
-int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
+/* MPI-1 name of the same call (deprecated, same C semantics). */
+int MPI_Attr_get(MPI_Comm c, int key, void *val, int *flag)
 {
-    return PMPI_Send(b, n, t, d, tag, W(c));
-}
-int MPI_Ssend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-    return PMPI_Ssend(b, n, t, d, tag, W(c));
-}
-int MPI_Rsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-    return PMPI_Rsend(b, n, t, d, tag, W(c));
-}
-int MPI_Bsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c)
-{
-    return PMPI_Bsend(b, n, t, d, tag, W(c));
-}
-int MPI_Isend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r)
-{
-    return PMPI_Isend(b, n, t, d, tag, W(c), r);
-}
-int MPI_Issend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r)
-{
-    return PMPI_Issend(b, n, t, d, tag, W(c), r);
-}
-int MPI_Recv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Status *st)
-{
-    return PMPI_Recv(b, n, t, s, tag, W(c), st);
-}
-int MPI_Irecv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Request *r)
-{
-    return PMPI_Irecv(b, n, t, s, tag, W(c), r);
-}
-int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int d, int stag, void *rb, int rn,
-                 MPI_Datatype rt, int s, int rtag, MPI_Comm c, MPI_Status *status)
-{
-    return PMPI_Sendrecv(sb, sn, st, d, stag, rb, rn, rt, s, rtag, W(c), status);
-}
-int MPI_Probe(int s, int tag, MPI_Comm c, MPI_Status *st) { return PMPI_Probe(s, tag, W(c), st); }
-int MPI_Iprobe(int s, int tag, MPI_Comm c, int *f, MPI_Status *st)
-{
-    return PMPI_Iprobe(s, tag, W(c), f, st);
+    return get_attr(c, key, val, flag);
 }
 
-int MPI_Barrier(MPI_Comm c) { return PMPI_Barrier(W(c)); }
-int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c)
-{
-    return PMPI_Bcast(b, n, t, root, W(c));
-}
-int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c)
-{
-    return PMPI_Reduce(s, r, n, t, op, root, W(c));
-}
-int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c)
-{
-    return PMPI_Allreduce(s, r, n, t, op, W(c));
-}
-int MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-               int root, MPI_Comm c)
-{
-    return PMPI_Gather(sb, sn, st, rb, rn, rt, root, W(c));
-}
-int MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int rn[],
-                const int displs[], MPI_Datatype rt, int root, MPI_Comm c)
-{
-    return PMPI_Gatherv(sb, sn, st, rb, rn, displs, rt, root, W(c));
-}
-int MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                  MPI_Comm c)
-{
-    return PMPI_Allgather(sb, sn, st, rb, rn, rt, W(c));
-}
-int MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int rn[],
-                   const int displs[], MPI_Datatype rt, MPI_Comm c)
-{
-    return PMPI_Allgatherv(sb, sn, st, rb, rn, displs, rt, W(c));
-}
-int MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                int root, MPI_Comm c)
-{
-    return PMPI_Scatter(sb, sn, st, rb, rn, rt, root, W(c));
-}
-int MPI_Scatterv(const void *sb, const int sn[], const int displs[], MPI_Datatype st, void *rb,
-                 int rn, MPI_Datatype rt, int root, MPI_Comm c)
-{
-    return PMPI_Scatterv(sb, sn, displs, st, rb, rn, rt, root, W(c));
-}
-int MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
-                 MPI_Comm c)
-{
-    return PMPI_Alltoall(sb, sn, st, rb, rn, rt, W(c));
-}
-int MPI_Alltoallv(const void *sb, const int sn[], const int sd[], MPI_Datatype st, void *rb,
-                  const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c)
-{
-    return PMPI_Alltoallv(sb, sn, sd, st, rb, rn, rd, rt, W(c));
-}
-int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c)
-{
-    return PMPI_Scan(s, r, n, t, op, W(c));
-}
-int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c)
-{
-    return PMPI_Exscan(s, r, n, t, op, W(c));
-}
-int MPI_Reduce_scatter(const void *s, void *r, const int rn[], MPI_Datatype t, MPI_Op op,
-                       MPI_Comm c)
-{
-    return PMPI_Reduce_scatter(s, r, rn, t, op, W(c));
-}
-int MPI_Reduce_scatter_block(const void *s, void *r, int rn, MPI_Datatype t, MPI_Op op,
-                             MPI_Comm c)
-{
-    return PMPI_Reduce_scatter_block(s, r, rn, t, op, W(c));
-}
-int MPI_Ibarrier(MPI_Comm c, MPI_Request *r) { return PMPI_Ibarrier(W(c), r); }
-int MPI_Ibcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request *r)
-{
-    return PMPI_Ibcast(b, n, t, root, W(c), r);
-}
-int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
-                   MPI_Request *req)
-{
-    return PMPI_Iallreduce(s, r, n, t, op, W(c), req);
-}
-
-int MPI_Win_create(void *b, MPI_Aint size, int du, MPI_Info info, MPI_Comm c, MPI_Win *w)
-{
-    return PMPI_Win_create(b, size, du, info, W(c), w);
-}
-int MPI_Win_allocate(MPI_Aint size, int du, MPI_Info info, MPI_Comm c, void *b, MPI_Win *w)
-{
-    return PMPI_Win_allocate(size, du, info, W(c), b, w);
-}
-int MPI_Win_allocate_shared(MPI_Aint size, int du, MPI_Info info, MPI_Comm c, void *b,
-                            MPI_Win *w)
-{
-    return PMPI_Win_allocate_shared(size, du, info, W(c), b, w);
-}
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm c, MPI_Win *w)
-{
-    return PMPI_Win_create_dynamic(info, W(c), w);
-}
-
-int MPI_File_open(MPI_Comm c, const char *name, int amode, MPI_Info info, MPI_File *fh)
-{
-    return PMPI_File_open(W(c), name, amode, info, fh);
-}
-
+#pragma GCC diagnostic pop
 #pragma GCC visibility pop

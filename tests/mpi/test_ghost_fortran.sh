@@ -1,8 +1,10 @@
 #!/bin/sh
 # Ghost build: a Fortran program (tests/mpi/ghost_fortran.f90, mpif.h) sees
 # the user world: MPI_Init from Fortran creates the ghosts, MPI_COMM_WORLD
-# counts users only, and collectives, point-to-point, MPI_Comm_compare and
-# MPI_File_open on it work mixed with C callers.  Compiled here with the
+# counts users only, and every family of ghost_fortran.def (communicators,
+# attributes, point-to-point incl. persistent and matched probes, blocking
+# and nonblocking collectives, topologies, packing, windows, MPI-IO) works
+# on it mixed with C callers.  Compiled here with the
 # MPI's Fortran wrapper against this build's libarmci.  Other builds, and
 # machines without the Fortran wrapper: skip.
 top=${TESTS_BUILDDIR:-tests}/..
@@ -31,7 +33,7 @@ if ! $fc -o "$tmp/ghost_fortran" "$src" -L"$lib" -larmci -Wl,-rpath,"$lib" >"$tm
     exit 1
 fi
 GHOST_FORTRAN_FILE="$tmp/io" timeout -k 5 120 $runner "$np" $MPI_MCA "$tmp/ghost_fortran" \
-    "$users" >"$tmp/out" 2>&1 </dev/null
+    "$users" "$np" >"$tmp/out" 2>&1 </dev/null
 rc=$?
 cat "$tmp/out"
 [ $rc -eq 0 ] && grep -q "^PASS ghost_fortran ($users users)" "$tmp/out" && exit 0
