@@ -52,8 +52,8 @@ esac
 if ! $fc $fflags -fallow-argument-mismatch -o "$tmp/ga_fortran" "$src" $GA_STATIC \
     -L"$lib" -larmci -Wl,-rpath,"$lib" $GA_EXTRA_LIBS $extra -Wl,--no-as-needed \
     >"$tmp/cc.log" 2>&1; then
-    echo "FAIL: $fc could not build ga_fortran.F90:"
-    grep -v Warning "$tmp/cc.log" | head -30
+    echo "FAIL: $fc could not build ga_fortran.F90 (end of its output):"
+    tail -20 "$tmp/cc.log"
     exit 1
 fi
 timeout -k 5 120 $runner "$np" $MPI_MCA "$tmp/ga_fortran" "$users" >"$tmp/out" 2>&1 </dev/null
