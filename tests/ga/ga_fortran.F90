@@ -35,7 +35,7 @@ program ga_fortran
   me = ga_nodeid()
   np = ga_nnodes()
   call checki('MPI_Comm_size(MPI_COMM_WORLD) = expected users', int(mpinp), want)
-  call checki('ga_nodeid() = Fortran MPI_Comm_rank', me, int(mpime, 8))
+  call checki('ga_nodeid() = Fortran MPI_Comm_rank', me, int(mpime))
   call checki('ga_nnodes() = Fortran MPI_Comm_size', np, int(mpinp))
 
   ! ga_fill, then ga_put of patches spanning owners, read back whole
