@@ -45,8 +45,9 @@ AM_TESTS_ENVIRONMENT = TEST_RUNNER='$(TEST_RUNNER)'; NPROCS='$(NPROCS)'; \
 	TESTS_SRCDIR='$(srcdir)/tests'; TESTS_BUILDDIR='$(builddir)/tests'; \
 	TEST_VIRTUAL_NODE_SIZE='$(TEST_VIRTUAL_NODE_SIZE)'; \
 	MPI_FLAVOR='$(MPI_FLAVOR)'; OMPI_OSC='$(OMPI_OSC)'; \
+	GA_STATIC='$(GA_STATIC)'; GA_EXTRA_LIBS='$(GA_EXTRA_LIBS)'; GA_CONFIG='$(GA_CONFIG)'; \
 	export TEST_RUNNER NPROCS TESTS_SRCDIR TESTS_BUILDDIR TEST_VIRTUAL_NODE_SIZE \
-	  MPI_FLAVOR OMPI_OSC;
+	  MPI_FLAVOR OMPI_OSC GA_STATIC GA_EXTRA_LIBS GA_CONFIG;
 
 ALL_MPI_TESTS = $(MPI_TESTS) $(MPI_SHELL_TESTS)
 TESTS += $(UNIT_TESTS) $(UNIT_SHELL_TESTS)
@@ -78,14 +79,15 @@ check-mode:
 # off, and the osc components whose accumulates need target progress.
 # The method matrix and MPI-bug probes of the other shell tests do not
 # depend on the build flavour; the bad-input aborts (abort paths with
-# ghosts) do.
+# ghosts) and the Fortran programs (world hiding from Fortran, GA's
+# Fortran API over the ghost build) do.
 GHOST_NPROCS = 6
 GHOST_MODES = vn2 off pt2pt ucx
 check-ghost:
 	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
 	  TEST_VIRTUAL_NODE_SIZE=2 \
 	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh \
-	    tests/mpi/test_ghost_fortran.sh"
+	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh"
 clean-local: clean-modes
 clean-modes:
 	rm -rf modes test-suite-*.log

@@ -7,7 +7,11 @@ GA_COMMON = tests/ga/ga_util.h
 if GA_SCALAPACK_STUBS
 GA_COMMON += tests/ga/ga_scalapack_stub.c
 endif
-EXTRA_DIST += tests/ga/README-GA.md tests/ga/ga_scalapack_stub.c
+EXTRA_DIST += tests/ga/README-GA.md tests/ga/ga_scalapack_stub.c tests/ga/ga_fortran.F90
+
+# The Fortran GA program is built by its shell test with the MPI's Fortran
+# wrapper (configure looks for no Fortran compiler); it skips without GA.
+MPI_SHELL_TESTS += tests/ga/test_ga_fortran.sh
 
 if HAVE_GA
 MPI_TESTS += \
