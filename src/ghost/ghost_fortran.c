@@ -57,9 +57,16 @@ typedef MPI_Fint F;
 #define HV1 , l1
 
 /* The MPI's Fortran library (libmpi_mpifh, libmpichfort) defines the
- * pmpi_<name>_ entry points; libarmci does not link it (C programs never
- * call these wrappers), so the references are weak: a Fortran program has
- * that library loaded and they resolve to it. */
+ * pmpi_<name>_ entry points.  Where configure found it, libarmci links it
+ * and the references are strong (a weak one would not keep it loaded under
+ * --as-needed); otherwise they are weak, so C programs link without it. */
+#ifdef ARMCII_FORTRAN_LINKED
+#define FWEAK
+#define FMISSING(f) 0
+#else
+#define FWEAK __attribute__((weak))
+#define FMISSING(f) (!(f))
+#endif
 static void no_fortran_mpi(const char *name)
 {
     fprintf(stderr, "ARMCI Error in mpi_%s_ (ghost layer): the MPI's Fortran library "
@@ -78,23 +85,23 @@ static void swap_world(void **arg, F *user)
 }
 
 #define FW(name, n, k, h)                                                     \
-    void pmpi_##name##_(A##n H##h) __attribute__((weak));                     \
+    void pmpi_##name##_(A##n H##h) FWEAK;                                     \
     void mpi_##name##_(A##n H##h);                                            \
     void mpi_##name##_(A##n H##h)                                             \
     {                                                                         \
         F user;                                                               \
-        if (!pmpi_##name##_)                                                  \
+        if (FMISSING(pmpi_##name##_))                                                  \
             no_fortran_mpi(#name);                                            \
         swap_world(&a##k, &user);                                             \
         pmpi_##name##_(V##n HV##h);                                           \
     }
 #define FW2(name, n, k1, k2, h)                                               \
-    void pmpi_##name##_(A##n H##h) __attribute__((weak));                     \
+    void pmpi_##name##_(A##n H##h) FWEAK;                                     \
     void mpi_##name##_(A##n H##h);                                            \
     void mpi_##name##_(A##n H##h)                                             \
     {                                                                         \
         F user1, user2;                                                       \
-        if (!pmpi_##name##_)                                                  \
+        if (FMISSING(pmpi_##name##_))                                                  \
             no_fortran_mpi(#name);                                            \
         swap_world(&a##k1, &user1);                                           \
         swap_world(&a##k2, &user2);                                           \
@@ -105,13 +112,13 @@ static void swap_world(void **arg, F *user)
 #undef FW2
 
 typedef void fgetattr_t(void *comm, void *key, void *val, void *flag, void *ierr);
-void pmpi_init_(F *ierr) __attribute__((weak));
-void pmpi_init_thread_(F *required, F *provided, F *ierr) __attribute__((weak));
-void pmpi_finalize_(F *ierr) __attribute__((weak));
-void pmpi_abort_(F *comm, F *code, F *ierr) __attribute__((weak));
-void pmpi_comm_free_(F *comm, F *ierr) __attribute__((weak));
-fgetattr_t pmpi_comm_get_attr_ __attribute__((weak));
-fgetattr_t pmpi_attr_get_ __attribute__((weak));
+void pmpi_init_(F *ierr) FWEAK;
+void pmpi_init_thread_(F *required, F *provided, F *ierr) FWEAK;
+void pmpi_finalize_(F *ierr) FWEAK;
+void pmpi_abort_(F *comm, F *code, F *ierr) FWEAK;
+void pmpi_comm_free_(F *comm, F *ierr) FWEAK;
+fgetattr_t pmpi_comm_get_attr_ FWEAK;
+fgetattr_t pmpi_attr_get_ FWEAK;
 void mpi_init_(F *ierr);
 void mpi_init_thread_(F *required, F *provided, F *ierr);
 void mpi_finalize_(F *ierr);
@@ -122,7 +129,7 @@ void mpi_attr_get_(F *comm, F *key, F *val, F *flag, F *ierr);
 
 void mpi_init_(F *ierr)
 {
-    if (!pmpi_init_)
+    if (FMISSING(pmpi_init_))
         no_fortran_mpi("init");
     pmpi_init_(ierr);
     if (*ierr == MPI_SUCCESS)
@@ -131,7 +138,7 @@ void mpi_init_(F *ierr)
 
 void mpi_init_thread_(F *required, F *provided, F *ierr)
 {
-    if (!pmpi_init_thread_)
+    if (FMISSING(pmpi_init_thread_))
         no_fortran_mpi("init_thread");
     pmpi_init_thread_(required, provided, ierr);
     if (*ierr == MPI_SUCCESS)
@@ -140,7 +147,7 @@ void mpi_init_thread_(F *required, F *provided, F *ierr)
 
 void mpi_finalize_(F *ierr)
 {
-    if (!pmpi_finalize_)
+    if (FMISSING(pmpi_finalize_))
         no_fortran_mpi("finalize");
     armcii_ghost_teardown();
     pmpi_finalize_(ierr);
@@ -150,7 +157,7 @@ void mpi_finalize_(F *ierr)
 void mpi_abort_(F *comm, F *code, F *ierr)
 {
     F world = PS.fworld;
-    if (!pmpi_abort_)
+    if (FMISSING(pmpi_abort_))
         no_fortran_mpi("abort");
     pmpi_abort_(PS.ghosts_on ? &world : comm, code, ierr);
 }
@@ -159,7 +166,7 @@ void mpi_abort_(F *comm, F *code, F *ierr)
  * user world instead of freeing it. */
 void mpi_comm_free_(F *comm, F *ierr)
 {
-    if (!pmpi_comm_free_)
+    if (FMISSING(pmpi_comm_free_))
         no_fortran_mpi("comm_free");
     if (PS.ghosts_on && *comm == PS.fworld) {
         MPI_Comm world = MPI_COMM_WORLD;

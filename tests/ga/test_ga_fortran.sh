@@ -45,12 +45,12 @@ case " $GA_EXTRA_LIBS " in
     fi
     extra="$tmp/stub.o" ;;
 esac
-# -Wl,--no-as-needed: in the ghost build libarmci's mpi_*_ wrappers call the
-# MPI's Fortran library through weak pmpi_*_ references; gcc's default
-# --as-needed drops that library when the program calls only wrapped MPI
-# functions, and mpi_init_ then aborts (a library issue, worked around here).
+# No -Wl,--no-as-needed on purpose: every MPI call of the program is one the
+# ghost build wraps, so this link checks that libarmci itself keeps the MPI's
+# Fortran library loaded under gcc's default --as-needed (configure.ac,
+# GHOST_FLIBS).
 if ! $fc $fflags -fallow-argument-mismatch -o "$tmp/ga_fortran" "$src" $GA_STATIC \
-    -L"$lib" -larmci -Wl,-rpath,"$lib" $GA_EXTRA_LIBS $extra -Wl,--no-as-needed \
+    -L"$lib" -larmci -Wl,-rpath,"$lib" $GA_EXTRA_LIBS $extra \
     >"$tmp/cc.log" 2>&1; then
     echo "FAIL: $fc could not build ga_fortran.F90 (end of its output):"
     tail -20 "$tmp/cc.log"
