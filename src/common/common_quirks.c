@@ -85,11 +85,18 @@ const char *armcii_osc_name(int osc)
 /* Facts per component, measured with tests/mpi/rma_target_progress_repro.c
  * and armci-info --probe (a target computing 100 ms outside MPI; README,
  * armci-info): Open MPI 4.1 osc/pt2pt and MPICH 4.0 ch4 complete every
- * class only when the target calls MPI (about 100 ms each); osc/rdma and
- * osc/ucx move contiguous put/get data by hardware or shared memory
- * (microseconds) while fetch-and-op waits, and their accumulates are served
- * by the target's progress engine on transports without network atomics,
- * so both go to ghosts; osc/sm is one node (no ghost needed).  Put_flag's
+ * class only when the target calls MPI (about 100 ms each); osc/rdma moves
+ * contiguous put/get data by hardware or shared memory (microseconds) while
+ * fetch-and-op waits, and its accumulates are served by the target's
+ * progress engine on transports without network atomics, so both go to
+ * ghosts.  osc/ucx does the same on windows over memory it allocated, but
+ * the ghost build's regions are MPI_Win_create windows over the ghosts'
+ * pools, where its shared-memory transports wait for the target even for
+ * put and get (98 ms behind a busy target,
+ * benchmarks/results/bench_async.ghost_pools.txt): every class goes to
+ * ghosts there (on an RDMA network a put to the ghost's window costs what
+ * one to the target's does: same pages).  osc/sm is one node (no ghost
+ * needed).  Put_flag's
  * flag (NOTIFY) goes wherever its data could wait.  Unknown components:
  * everything but contiguous put/get. */
 unsigned armcii_software_classes(int osc)
@@ -99,9 +106,9 @@ unsigned armcii_software_classes(int osc)
     switch (osc) {
     case ARMCII_OSC_PT2PT:
     case ARMCII_OSC_MPICH:
+    case ARMCII_OSC_UCX:
         return ALL;
     case ARMCII_OSC_RDMA:
-    case ARMCII_OSC_UCX:
         return ATOMICS;
     case ARMCII_OSC_SM:
         return 0;

@@ -113,7 +113,7 @@ static void round_trip(int hint, int iters)
 }
 
 /* Contiguous puts and gets follow the per-component decision
- * (armcii_software_classes): under osc pt2pt and MPICH they go to ghosts,
+ * (armcii_software_classes): under osc pt2pt, ucx and MPICH they go to ghosts,
  * under Open MPI's osc rdma (modes vn2, off) they do not.  Values are
  * checked either way. */
 static void put_get_round(void)
@@ -140,8 +140,10 @@ static void put_get_round(void)
     int len, mpich;
     MPI_Get_library_version(lib, &len);
     mpich = strstr(lib, "MPICH") != NULL;
-    /* software RMA: osc pt2pt, and MPICH (every class goes to ghosts) */
-    if (ghosts && ((mode && !strcmp(mode, "pt2pt")) || mpich) && !redirect_unsupported())
+    /* software RMA: osc pt2pt, osc ucx over MPI_Win_create memory, and
+     * MPICH (every class goes to ghosts) */
+    if (ghosts && ((mode && (!strcmp(mode, "pt2pt") || !strcmp(mode, "ucx"))) || mpich) &&
+        !redirect_unsupported())
         CHECK(redirected > 0, "software RMA: no contiguous put/get went to a ghost");
     if (ghosts && !mpich && mode && (!strcmp(mode, "vn2") || !strcmp(mode, "off")))
         CHECK(redirected == 0, "osc rdma: %lu contiguous puts/gets went to ghosts",
