@@ -14,8 +14,14 @@
  *  - comm: many small strided accumulates (4x4 doubles) and fetch-and-adds
  *    from every user to the users of the other node, no computation: every
  *    ghost serves all its node's users at once (over-aggregation).
- * Each phase is a number of steps; a comp step ends with ARMCI_Barrier, a
- * comm step with ARMCI_AllFence + armci_msg_barrier (GA_Sync's path).
+ * A third pattern, bsp, is for the advisor's validation
+ * (benchmarks/advisor_validate.sh): every process computes its tasks, then
+ * all exchange the blocks at once (gets and accumulates while every target
+ * is inside the library too), so nobody waits for progress and a ghost
+ * only takes a core.
+ * Each phase is a number of steps; comp and bsp steps end with
+ * ARMCI_Barrier, a comm step with ARMCI_AllFence + armci_msg_barrier
+ * (GA_Sync's path).
  *
  * Computation is nanosleep by default (MP_COMPUTE=sleep): a process that
  * sleeps makes no progress, exactly as one that computes, but leaves the
@@ -30,7 +36,7 @@
  * checked exactly after every run (exit 1 on a wrong value).
  *
  * usage: bench_multiphase [reps=5]
- * env: MP_PHASES (comma list of comp/comm, default comp,comm,comp,comm),
+ * env: MP_PHASES (comma list of comp/comm/bsp, default comp,comm,comp,comm),
  *      MP_STEPS (steps per phase, 12), MP_TASKS (tasks per comp step, 4),
  *      MP_TASK_MS (ms per task, mean; 6), MP_COMM_OPS (accumulates per
  *      user per comm step, 200), MP_MODES (default off,on,user,auto),
@@ -51,7 +57,8 @@
 
 int armcii_adapt_redirecting(void); /* src/progress: the current setting */
 
-enum { COMP, COMM };
+enum { COMP, COMM, BSP };
+static const char *phase_name[] = {"comp", "comm", "bsp"};
 enum { M_OFF, M_ON, M_USER, M_AUTO, NMODES };
 static const char *mode_name[NMODES] = {"off", "on", "user", "auto"};
 enum { MAXPH = 16, MAXSTEPS = 64, MAXREPS = 64 };
@@ -111,6 +118,23 @@ static void comp_step(int step, double *blk)
     ARMCI_Barrier();
 }
 
+static void bsp_step(int step, double *blk)
+{
+    double one = 1, t = 0;
+    int ld[1] = {BLK * sizeof(double)}, cnt[2] = {BLK * sizeof(double), BLK};
+    for (int k = 0; k < B.tasks; k++)
+        t += B.task_ms * jitter(B.me, step, k);
+    compute(t);
+    for (int k = 0; k < B.tasks; k++) {
+        int o = remote(k), up = (o + 1) % B.nu;
+        ARMCI_GetS((char *)B.ptr[o] + COMP_OFF, ld, blk, ld, cnt, 1, o);
+        for (int i = 0; i < BLK * BLK; i++)
+            blk[i] = 1.0;
+        ARMCI_AccS(ARMCI_ACC_DBL, &one, blk, ld, (char *)B.ptr[up] + COMP_OFF, ld, cnt, 1, up);
+    }
+    ARMCI_Barrier();
+}
+
 static void comm_step(int step)
 {
     double one = 1, src[SBLK * SBLK];
@@ -135,7 +159,7 @@ static void comm_step(int step)
 static void boundary(int mode, int p)
 {
     if (mode == M_USER)
-        ARMCIX_Async_phase(B.ph[p] == COMP ? 1 : 0);
+        ARMCIX_Async_phase(B.ph[p] != COMM);
     else
         ARMCI_Barrier();
 }
@@ -147,17 +171,18 @@ static void check(void)
     long *cnt = (long *)((char *)B.ptr[B.me] + CNT_OFF), want_cnt = 0;
     double *comp = (double *)((char *)B.ptr[B.me] + COMP_OFF);
     double *comm = (double *)((char *)B.ptr[B.me] + COMM_OFF);
-    int ncomp = 0, ncomm = 0, bad = 0;
+    int ncomp = 0, ncomm = 0, nbsp = 0, bad = 0;
     for (int p = 0; p < B.nph; p++) {
         ncomp += B.ph[p] == COMP;
         ncomm += B.ph[p] == COMM;
+        nbsp += B.ph[p] == BSP;
     }
     /* every user's k-th task hits remote(k); over all users each process
      * is hit B.tasks times per step (remote() is a rotation) */
     want_cnt = (long)ncomp * B.steps * B.tasks + (long)ncomm * B.steps * (B.ops / 4);
     if (*cnt != want_cnt)
         bad = printf("[%d] counter %ld, expected %ld\n", B.me, *cnt, want_cnt);
-    double wcomp = (double)ncomp * B.steps * B.tasks;
+    double wcomp = (double)(ncomp + nbsp) * B.steps * B.tasks;
     for (int i = 0; i < BLK * BLK && !bad; i++)
         if (comp[i] != wcomp)
             bad = printf("[%d] comp block[%d] = %g, expected %g\n", B.me, i, comp[i], wcomp);
@@ -195,6 +220,8 @@ static void run(int mode, double *t, int state[][MAXSTEPS], double *blk)
             state[p][s] = armcii_adapt_redirecting();
             if (B.ph[p] == COMP)
                 comp_step(s, blk);
+            else if (B.ph[p] == BSP)
+                bsp_step(s, blk);
             else
                 comm_step(s);
         }
@@ -237,7 +264,7 @@ static void parse(int argc, char **argv)
     char buf[256];
     snprintf(buf, sizeof buf, "%s", getenv("MP_PHASES") ? getenv("MP_PHASES") : "comp,comm,comp,comm");
     for (char *tok = strtok(buf, ","); tok && B.nph < MAXPH; tok = strtok(NULL, ","))
-        B.ph[B.nph++] = strcmp(tok, "comm") ? COMP : COMM;
+        B.ph[B.nph++] = !strcmp(tok, "comm") ? COMM : !strcmp(tok, "bsp") ? BSP : COMP;
     snprintf(buf, sizeof buf, "%s", getenv("MP_MODES") ? getenv("MP_MODES") : "off,on,user,auto");
     for (char *tok = strtok(buf, ","); tok && B.nmodes < NMODES; tok = strtok(NULL, ","))
         for (int m = 0; m < NMODES; m++)
@@ -258,7 +285,7 @@ static void report(double t[][MAXREPS][MAXPH], int st[][MAXPH][MAXSTEPS])
            B.reps);
     printf("%-6s", "mode");
     for (int p = 0; p < B.nph; p++)
-        printf("  %d:%-6s", p + 1, B.ph[p] == COMP ? "comp" : "comm");
+        printf("  %d:%-6s", p + 1, phase_name[B.ph[p]]);
     printf("  %8s  %8s  %8s\n", "total", "min", "max");
     for (int i = 0; i < B.nmodes; i++) {
         int m = B.modes[i];
