@@ -66,10 +66,17 @@ static void start_interval(void)
     PS.ivl = (armcii_adapt_ivl_t){.t0 = MPI_Wtime()};
 }
 
-/* Timing and the general path on while deciding (gmr: timed). */
+/* Timing and the general path on while deciding (gmr: timed).  Not in
+ * threaded runs: a barrier in one thread says nothing about the operations
+ * other threads of the process have in flight, so no point is safe to
+ * switch at (ARMCIX_Async_phase(0/1) remains, the caller's collective
+ * promise). */
 static void set_adapt(int on)
 {
-    PS.adapt = on && armcii_gmr_ghost_usable();
+    if (on && armcii_state.threaded && armcii_gmr_ghost_usable())
+        armcii_warn_once("automatic ghost redirection is not available under "
+                         "MPI_THREAD_MULTIPLE; redirection stays as it is");
+    PS.adapt = on && armcii_gmr_ghost_usable() && !armcii_state.threaded;
     PS.timing = PS.profile || PS.adapt;
     armcii_gmr_state.timed = PS.adapt;
 }
