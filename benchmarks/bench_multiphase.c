@@ -40,7 +40,8 @@
  *      MP_STEPS (steps per phase, 12), MP_TASKS (tasks per comp step, 4),
  *      MP_TASK_MS (ms per task, mean; 6), MP_COMM_OPS (accumulates per
  *      user per comm step, 200), MP_MODES (default off,on,user,auto),
- *      MP_COMPUTE (sleep or spin).
+ *      MP_COMPUTE (sleep or spin).  MP_MODES=auto with ARMCI_GHOST_ASYNC=AUTO
+ *      runs the automatic mode from the environment alone (no ARMCIX call).
  * Run it in the ghost build with virtual nodes and software RMA, e.g.
  *   ARMCI_VIRTUAL_NODE_SIZE=2 mpiexec -n 6 --mca osc pt2pt ./bench_multiphase
  * (2 nodes x (2 users + 1 ghost)).  It links the library's objects to
@@ -49,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <armci.h>
 #include <armcix.h>
@@ -70,6 +72,7 @@ static struct {
     int ph[MAXPH];
     double task_ms;
     int modes[NMODES], nmodes;
+    int env_auto; /* MP_MODES=auto under ARMCI_GHOST_ASYNC=AUTO: no ARMCIX call at all */
     void **ptr;
 } B;
 static volatile double sink;
@@ -209,7 +212,7 @@ static void run(int mode, double *t, int state[][MAXSTEPS], double *blk)
     ARMCI_Barrier();
     if (mode == M_OFF || mode == M_ON)
         ARMCIX_Async_phase(mode == M_ON);
-    if (mode == M_AUTO) { /* start as ARMCI_GHOST_ASYNC=AUTO does: on */
+    if (mode == M_AUTO && !B.env_auto) { /* start as ARMCI_GHOST_ASYNC=AUTO does: on */
         ARMCIX_Async_phase(1);
         ARMCIX_Async_phase(-1);
     }
@@ -270,6 +273,8 @@ static void parse(int argc, char **argv)
         for (int m = 0; m < NMODES; m++)
             if (!strcmp(tok, mode_name[m]))
                 B.modes[B.nmodes++] = m;
+    v = getenv("ARMCI_GHOST_ASYNC");
+    B.env_auto = B.nmodes == 1 && B.modes[0] == M_AUTO && v && !strcasecmp(v, "auto");
     if (B.reps < 1 || B.reps > MAXREPS || B.steps < 1 || B.steps > MAXSTEPS || B.nph < 1 ||
         B.nmodes < 1 || B.nu < 2) {
         if (B.me == 0)
