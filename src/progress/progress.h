@@ -114,6 +114,8 @@ void armcii_adapt_barrier(void);
 void armcii_adapt_msg_barrier(void);
 /* ARMCIX_Async_phase: 1 on, 0 off (automatic mode ends), -1 automatic. */
 void armcii_adapt_phase(int mode);
-/* The current setting, 1 on or 0 off (tests and bench_multiphase). */
+/* The current setting, 1 on or 0 off; -1 where nothing can be redirected
+ * (no ghosts, or an MPI whose windows cannot carry them): tests and
+ * bench_multiphase. */
 int armcii_adapt_redirecting(void);
 #endif /* ARMCI_PROGRESS_H */

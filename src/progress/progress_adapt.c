@@ -193,4 +193,4 @@ void armcii_adapt_phase(int mode)
     start_interval();
 }
 
-int armcii_adapt_redirecting(void) { return PS.redirect; }
+int armcii_adapt_redirecting(void) { return armcii_gmr_ghost_usable() ? PS.redirect : -1; }
