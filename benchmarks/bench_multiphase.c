@@ -9,7 +9,8 @@
  *    fetch-and-add on a counter of a process on another node (NXTASK),
  *    gets a 16x16 block of doubles from it (strided), computes outside the
  *    library, and accumulates the block into the next process (strided).
- *    The targets are computing while others talk to them, so without
+ *    Task lengths vary and the two halves of the job are staggered by half
+ *    a task, so targets are computing while others talk to them: without
  *    progress help every operation waits for a target's next library call.
  *  - comm: many small strided accumulates (4x4 doubles) and fetch-and-adds
  *    from every user to the users of the other node, no computation: every
@@ -103,11 +104,18 @@ static double jitter(int me, int step, int k)
 /* A user on another node (half the users away), the k-th one. */
 static int remote(int k) { return (B.me + B.nu / 2 + k) % B.nu; }
 
+/* The halves of the job (the nodes the users talk across) take turns: in
+ * a step one half starts with half a task of computation while the other
+ * fires its first operations at it, and ends with it; the total per step
+ * is the same for everyone. */
 static void comp_step(int step, double *blk)
 {
     double one = 1;
     long ticket;
     int ld[1] = {BLK * sizeof(double)}, cnt[2] = {BLK * sizeof(double), BLK};
+    int lead = (B.me / (B.nu / 2) + step) % 2;
+    if (lead)
+        compute(B.task_ms / 2);
     for (int k = 0; k < B.tasks; k++) {
         int o = remote(k), up = (o + 1) % B.nu;
         char *rem = (char *)B.ptr[o] + COMP_OFF;
@@ -118,6 +126,8 @@ static void comp_step(int step, double *blk)
             blk[i] = 1.0;
         ARMCI_AccS(ARMCI_ACC_DBL, &one, blk, ld, (char *)B.ptr[up] + COMP_OFF, ld, cnt, 1, up);
     }
+    if (!lead)
+        compute(B.task_ms / 2);
     ARMCI_Barrier();
 }
 
@@ -309,13 +319,14 @@ static void report(double t[][MAXREPS][MAXPH], int st[][MAXPH][MAXSTEPS])
         qsort(tot, (size_t)B.reps, sizeof(double), cmp_double);
         printf("  %8.3f  %8.3f  %8.3f\n", median(tot, B.reps), tot[0], tot[B.reps - 1]);
     }
-    printf("# redirection at each step of the last repetition (1 on, 0 off), per phase\n");
+    printf("# redirection at each step of the last repetition (1 on, 0 off, - nothing can be "
+           "redirected in this job), per phase\n");
     for (int i = 0; i < B.nmodes; i++) {
         printf("%-6s", mode_name[B.modes[i]]);
         for (int p = 0; p < B.nph; p++) {
             printf("  ");
             for (int s = 0; s < B.steps; s++)
-                printf("%d", st[B.modes[i]][p][s]);
+                putchar(st[B.modes[i]][p][s] < 0 ? '-' : '0' + st[B.modes[i]][p][s]);
         }
         printf("\n");
     }

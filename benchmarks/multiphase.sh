@@ -8,7 +8,8 @@
 # usage: multiphase.sh BUILD_DIR [REPS=7]
 # env: OSCS ("pt2pt"), NP (6), VNODE (2 users per virtual node: with 1 ghost
 #      per node 6 ranks are 2 nodes x (2 users + 1 ghost)), RESULTS
-#      (benchmarks/results under the source tree), RUNNER (mpiexec ...), and
+#      (benchmarks/results under the source tree), RUNNER (mpiexec ...),
+#      PLOT_ONLY (set: only redraw the plot from the kept reports), and
 #      bench_multiphase's MP_* variables.
 set -e
 build=${1:?usage: multiphase.sh BUILD_DIR [REPS]}
@@ -19,6 +20,8 @@ runner=${RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 mkdir -p "$results"
 panels=""
 for osc in ${OSCS:-pt2pt}; do
+    panels="$panels $osc"
+    [ -n "$PLOT_ONLY" ] && continue # redraw from the kept reports
     out=$results/bench_multiphase.$osc.txt
     log=$results/bench_multiphase.$osc.log.tmp
     {
@@ -28,13 +31,13 @@ for osc in ${OSCS:-pt2pt}; do
     ARMCI_VERBOSE=1 ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} \
         $runner "${NP:-6}" --mca osc "$osc" "$build/benchmarks/bench_multiphase" "$reps" \
         > "$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
+    grep '^\[0\] ARMCI Warning' "$log" | sed 's/^/# /' >> "$out" || true
     grep -v '^\[' "$log" >> "$out"
     echo "# automatic mode's decisions (rank 0, ARMCI_VERBOSE=1), in run order" >> "$out"
     grep '^\[0\] ARMCI: adapt' "$log" | sed 's/^\[0\] ARMCI: adapt: /# /' >> "$out"
     rm -f "$log"
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | sed 's/^/# /' >> "$out"
-    cat "$out" | grep -v '^# decision'
-    panels="$panels $osc"
+    grep -v '^# decision' "$out"
 done
 command -v gnuplot > /dev/null 2>&1 || { echo "multiphase.sh: no gnuplot, no plot" >&2; exit 0; }
 gp=${TMPDIR:-/tmp}/multiphase.$$.gp
