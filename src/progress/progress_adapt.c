@@ -77,7 +77,11 @@ static void set_adapt(int on)
         armcii_warn_once("automatic ghost redirection is not available under "
                          "MPI_THREAD_MULTIPLE; redirection stays as it is");
     PS.adapt = on && armcii_gmr_ghost_usable() && !armcii_state.threaded;
-    PS.timing = PS.profile || PS.adapt;
+    /* Once on, per-call timing stays on (a branch and a nesting count per
+     * call; the clock is read by synchronizing calls only once gmr's timed
+     * is off): it is switched from inside a call (ARMCIX_Async_phase), and
+     * turning it off there would leave that call's nesting count behind. */
+    PS.timing = PS.timing || PS.profile || PS.adapt;
     armcii_gmr_state.timed = PS.adapt;
 }
 
