@@ -171,7 +171,8 @@ typedef struct {
     int ghostable, ghost;
     double t0;       /* 0: not timed (yet) */
 } armcii_gmr_callop_t;
-extern __thread armcii_gmr_callop_t armcii_gmr_callop;
+extern __thread armcii_gmr_callop_t armcii_gmr_callop
+    __attribute__((tls_model("initial-exec")));
 
 /* ---- module state: the one global of src/gmr ---- */
 typedef struct {
@@ -194,7 +195,8 @@ typedef struct {
     /* profiler counters, kept only when ARMCI_PROFILE is on */
     int profile;
     /* automatic redirection: note each call's first operation (callop) and
-     * take the general path (the contiguous fast path is not timed) */
+     * take the general path to targets off the node (the contiguous fast
+     * path is not timed) */
     int timed;
     long ops[ARMCII_OP_NCLASS];
     double bytes[ARMCII_OP_NCLASS];

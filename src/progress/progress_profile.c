@@ -40,7 +40,8 @@
 
 /* Per thread: nesting of enter/leave and the time of the outermost enter
  * (each thread of a threaded run is timed on its own; T_comm is the sum). */
-static __thread struct { int depth; double t_enter; } prof_thread;
+static __thread struct { int depth; double t_enter; } prof_thread
+    __attribute__((tls_model("initial-exec")));
 
 void armcii_profile_start(void)
 {
