@@ -37,3 +37,11 @@ benchmarks_bench_samewin_SOURCES = benchmarks/bench_samewin.c benchmarks/bench_c
 benchmarks_bench_samewin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gmr
 benchmarks_bench_samewin_LDFLAGS = $(LTO_FLAGS)
 benchmarks_bench_samewin_LDADD = libarmci_core.la
+# bench_multiphase: phases alternating computation-heavy and
+# communication-heavy patterns, ghost redirection off / on / user-guided /
+# automatic (issue 13).  It prints the redirection setting at every step,
+# read through an internal function, so it links the convenience library
+# like bench_samewin.
+noinst_PROGRAMS += benchmarks/bench_multiphase
+benchmarks_bench_multiphase_LDFLAGS = $(LTO_FLAGS)
+benchmarks_bench_multiphase_LDADD = libarmci_core.la

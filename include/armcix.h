@@ -33,7 +33,9 @@ int ARMCIX_Set_async_hint(int mode);
 
 /* Collective over the world and a barrier: ghost redirection for every live
  * ghost-reachable region and those allocated later: 1 on, 0 off, -1
- * automatic.  Returns 0; in a build without ghosts only the barrier. */
+ * automatic (the library switches at later barriers from what it measures,
+ * starting on; see README).  Returns 0; in a build without ghosts only the
+ * barrier. */
 int ARMCIX_Async_phase(int mode);
 
 #endif /* _ARMCIX_H_ */

@@ -19,3 +19,8 @@ MPI_SHELL_TESTS += tests/mpi/test_ghost_userdeath.sh
 # ghost build: Fortran callers see the user world (compiled by the script)
 MPI_SHELL_TESTS += tests/mpi/test_ghost_fortran.sh
 EXTRA_DIST += tests/mpi/ghost_fortran.f90
+# switching redirection (ARMCIX_Async_phase 1/0/-1, automatic decisions at
+# barriers) while accumulates and fetch-and-adds flow; reads the current
+# setting through an internal function, so it links the library's objects
+MPI_TESTS += tests/mpi/test_adapt_switch
+tests_mpi_test_adapt_switch_LDADD = libarmci_core.la

@@ -29,6 +29,14 @@ static inline void armcii_api_enter(const char *call)
     armcii_set_call(call);
     armcii_profile_enter();
 }
+/* The same for calls that synchronize or wait (fences, barriers, waits on
+ * handles): they are timed from entry, having no operation that would
+ * start the clock (progress.h). */
+static inline void armcii_api_enter_sync(const char *call)
+{
+    armcii_api_enter(call);
+    armcii_profile_clock();
+}
 static inline void armcii_api_leave(void) { armcii_profile_leave(); }
 
 /* Shared by the transfer files: checks of an ARMCI_ACC_* accumulate

@@ -92,10 +92,17 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
     return armcii_msg_recv(tag, buffer, buflen, msglen, -1, c);
 }
 
-/* No fence: GA pairs it with ARMCI_AllFence itself. */
+/* No fence: GA pairs it with ARMCI_AllFence itself (GA_Sync), which makes
+ * it a point where automatic redirection may switch (progress_adapt.c). */
 void parmci_msg_barrier(void)
 {
-    armcii_msg_barrier(comm_of("armci_msg_barrier", NULL));
+    MPI_Comm c = comm_of("armci_msg_barrier", NULL);
+    armcii_api_enter_sync("armci_msg_barrier");
+    if (armcii_adapt_active())
+        armcii_adapt_msg_barrier();
+    else
+        armcii_msg_barrier(c);
+    armcii_api_leave();
 }
 
 void parmci_msg_group_barrier(ARMCI_Group *group)

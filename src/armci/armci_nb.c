@@ -16,7 +16,7 @@ static void check_hdl(const char *call, const armci_hdl_t *hdl)
 int PARMCI_Wait(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_Wait";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     check_hdl(call, hdl);
     armcii_gmr_nb_wait(hdl);
     armcii_api_leave();
@@ -28,7 +28,7 @@ ARMCII_WEAK(Wait)
 int PARMCI_Test(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_Test";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     check_hdl(call, hdl);
     armcii_gmr_nb_wait(hdl);
     armcii_api_leave();
@@ -40,7 +40,7 @@ ARMCII_WEAK(Test)
 int PARMCI_WaitProc(int proc)
 {
     static const char call[] = "ARMCI_WaitProc";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     armcii_check_init(call);
     armcii_check_proc(call, proc);
     armcii_gmr_nb_wait_proc(proc);
@@ -53,7 +53,7 @@ ARMCII_WEAK(WaitProc)
 int PARMCI_WaitAll(void)
 {
     static const char call[] = "ARMCI_WaitAll";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     armcii_check_init(call);
     armcii_gmr_nb_wait_proc(-1);
     armcii_api_leave();

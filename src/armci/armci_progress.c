@@ -25,16 +25,18 @@ int ARMCIX_Set_async_hint(int mode)
 }
 
 /* Collective over the world, a barrier: redirection for every live
- * ghost-reachable region and those allocated later, 1 on, 0 off, -1
- * automatic (today: as ARMCI_GHOST_ASYNC configured, i.e. on where
- * regions are ghost-reachable).  Without ghosts: a barrier, returns 0. */
+ * ghost-reachable region and those allocated later, 1 on, 0 off (both
+ * end the automatic mode), -1 automatic: the setting adapts at this and
+ * later synchronization points (progress_adapt.c).  Without ghosts: a
+ * barrier, returns 0. */
 int ARMCIX_Async_phase(int mode)
 {
-    armcii_set_call("ARMCIX_Async_phase");
-    armcii_check_init("ARMCIX_Async_phase");
+    static const char call[] = "ARMCIX_Async_phase";
+    armcii_api_enter_sync(call);
+    armcii_check_init(call);
     if (mode < -1 || mode > 1)
-        armcii_error("ARMCIX_Async_phase", "mode %d is not -1 (automatic), 0 (off) or 1 (on)",
-                     mode);
-    armcii_gmr_phase(mode);
+        armcii_error(call, "mode %d is not -1 (automatic), 0 (off) or 1 (on)", mode);
+    armcii_adapt_phase(mode);
+    armcii_api_leave();
     return 0;
 }

@@ -8,7 +8,7 @@
 void PARMCI_Fence(int proc)
 {
     static const char call[] = "ARMCI_Fence";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     armcii_check_init(call);
     armcii_check_proc(call, proc);
     armcii_gmr_fence(proc);
@@ -19,20 +19,24 @@ ARMCII_WEAK(Fence)
 void PARMCI_AllFence(void)
 {
     static const char call[] = "ARMCI_AllFence";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     armcii_check_init(call);
     armcii_gmr_fence_all();
     armcii_api_leave();
 }
 ARMCII_WEAK(AllFence)
 
-/* World-wide (not the default group), as GA expects. */
+/* World-wide (not the default group), as GA expects; in automatic mode a
+ * point where redirection may switch (progress_adapt.c). */
 void PARMCI_Barrier(void)
 {
     static const char call[] = "ARMCI_Barrier";
-    armcii_api_enter(call);
+    armcii_api_enter_sync(call);
     armcii_check_init(call);
-    armcii_gmr_barrier();
+    if (armcii_adapt_active())
+        armcii_adapt_barrier();
+    else
+        armcii_gmr_barrier();
     armcii_api_leave();
 }
 ARMCII_WEAK(Barrier)

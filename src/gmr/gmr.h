@@ -166,14 +166,22 @@ static inline const armcii_gmr_entry_t *armcii_gmr_table_lookup(const armcii_gmr
     return armcii_gmr_table_find(t, proc, addr);
 }
 
-/* Profiler (ARMCI_PROFILE=1): the class, first target and bytes of the
- * operations the calling thread's current library call translated (read
- * by src/progress when the call returns; reset when it starts). */
+/* Profiler (ARMCI_PROFILE=1) and automatic redirection: the class, first
+ * target and bytes of the operations the calling thread's current library
+ * call translated, whether the first one would go to a ghost with
+ * redirection on (ghostable) and whether it did (ghost), and, in automatic
+ * mode, when the call's first operation on the MPI path was translated
+ * (the call is timed from there: node-local load/store calls never read
+ * the clock).  Read by src/progress when the call returns; reset when it
+ * starts. */
 typedef struct {
     int cls, proc;   /* cls -1: no operation translated */
     double bytes;
+    int ghostable, ghost;
+    double t0;       /* 0: not timed (yet) */
 } armcii_gmr_callop_t;
-extern __thread armcii_gmr_callop_t armcii_gmr_callop;
+extern __thread armcii_gmr_callop_t armcii_gmr_callop
+    __attribute__((tls_model("initial-exec")));
 
 /* ---- module state: the one global of src/gmr ---- */
 typedef struct {
@@ -196,6 +204,10 @@ typedef struct {
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     /* profiler counters, kept only when ARMCI_PROFILE is on */
     int profile;
+    /* automatic redirection: note each call's first operation (callop) and
+     * take the general path to targets off the node (the contiguous fast
+     * path is not timed) */
+    int timed;
     long ops[ARMCII_OP_NCLASS];
     double bytes[ARMCII_OP_NCLASS];
 } armcii_gmr_state_t;
@@ -204,6 +216,15 @@ extern armcii_gmr_state_t armcii_gmr_state;
 /* Collective over the world (ARMCIX_Async_phase): complete every operation,
  * barrier, then switch ghost redirection on (1, -1) or off (0). */
 void armcii_gmr_phase(int mode);
+/* Switch ghost redirection of every ghost-reachable region, live and
+ * future, on or off.  Only where every process of the world has completed
+ * every operation and none issues one until all have switched (after
+ * armcii_gmr_fence_all and a collective that acts as a barrier). */
+void armcii_gmr_redirect(int on);
+/* This process has no write that is not yet remotely complete (no region
+ * in the dirty list with unfenced writes): a collective entered by every
+ * process in this state may switch redirection (GA_Sync's path). */
+int armcii_gmr_quiescent(void);
 
 /* After an MPI write to g's rank r on path p (0: g->win, 1: a ghost) in a
  * threaded run: count it (a fence compares counts, see gmr_ops.c). */
@@ -382,6 +403,8 @@ void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank);
 /* Redirection of every ghost-reachable region, live and future, on or off;
  * the caller has completed every operation world-wide (armcii_gmr_phase). */
 void armcii_gmr_ghost_switch(int on);
+/* Ghosts exist and regions can be redirected to them in this job. */
+int armcii_gmr_ghost_usable(void);
 void armcii_gmr_ghost_init(void);
 void armcii_gmr_ghost_finalize(void);
 #else
@@ -398,6 +421,7 @@ static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target
 }
 static inline void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank) { (void)g, (void)grank; }
 static inline void armcii_gmr_ghost_switch(int on) { (void)on; }
+static inline int armcii_gmr_ghost_usable(void) { return 0; }
 static inline void armcii_gmr_ghost_init(void) {}
 static inline void armcii_gmr_ghost_finalize(void) {}
 #endif

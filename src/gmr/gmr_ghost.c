@@ -51,6 +51,8 @@ void armcii_gmr_ghost_init(void)
 
 void armcii_gmr_ghost_finalize(void) {}
 
+int armcii_gmr_ghost_usable(void) { return PS.ghosts_on; }
+
 /* Redirection of g on or off; contiguous put/get to ghosts close the fast
  * path (gmr_xfer.c), which never translates. */
 static void set_async(armcii_gmr_t *g, int on)

@@ -265,6 +265,13 @@ void armcii_gmr_fence_all(void)
     armcii_unlock(&armcii_gmr_state.lock);
 }
 
+void armcii_gmr_redirect(int on)
+{
+    armcii_gmr_state.phase_off = !on;
+    armcii_gmr_ghost_switch(on);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 void armcii_gmr_phase(int mode)
 {
     /* Every operation of every process completes on the path it took
@@ -272,9 +279,27 @@ void armcii_gmr_phase(int mode)
      * ordering kept across the switch). */
     armcii_gmr_fence_all();
     ARMCII_MPI(MPI_Barrier(armcii_state.world));
-    armcii_gmr_state.phase_off = mode == 0;
-    armcii_gmr_ghost_switch(mode != 0);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    armcii_gmr_redirect(mode != 0);
+}
+
+/* Reads need no check: they complete (flush) before their call returns,
+ * nonblocking ones included once waited for, and a read in flight across
+ * a switch touches no atomicity.  Writes stay in the dirty list until a
+ * fence remote-completes them (threaded runs: until the counts match). */
+int armcii_gmr_quiescent(void)
+{
+    int quiet = 1;
+    armcii_lock(&armcii_gmr_state.lock);
+    for (armcii_gmr_t *g = armcii_gmr_state.dirty; g && quiet; g = g->next_dirty) {
+        if (!g->wcnt) {
+            quiet = g->ndirty == 0;
+            continue;
+        }
+        for (int r = 0; r < g->size && quiet; r++)
+            quiet = !armcii_gmr_has_unfenced(g, r);
+    }
+    armcii_unlock(&armcii_gmr_state.lock);
+    return quiet;
 }
 
 void armcii_gmr_barrier(void)

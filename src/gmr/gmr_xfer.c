@@ -9,7 +9,9 @@
 /* The hot path of blocking contiguous put and get (bench_samewin measures
  * it against raw MPI): the thread's translation hint covers the target and
  * nothing needs the general path (profiling counts classes, pokes count
- * completions, ghost_rw regions send puts and gets to ghosts).  Returns
+ * completions; for targets off the node, ghost_rw regions send puts and
+ * gets to ghosts and the automatic redirection times MPI-path calls, which
+ * node-local load/store never needs).  Returns
  * the region with the byte offset and group rank of the target, or NULL:
  * take the general path, which also reports bad addresses. */
 static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, size_t *off,
@@ -24,7 +26,7 @@ static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, s
     size_t o = (uintptr_t)addr - e->base;
     armcii_gmr_t *g = e->region;
     if (ARMCII_UNLIKELY((size_t)bytes > e->size - o ||
-                        (g->ghost_rw && !g->slice[e->grank].direct)))
+                        ((g->ghost_rw | armcii_gmr_state.timed) && !g->slice[e->grank].direct)))
         return NULL;
     *off = o;
     *grank = e->grank;

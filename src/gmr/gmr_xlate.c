@@ -4,7 +4,32 @@
  */
 #include "gmr.h"
 
-__thread armcii_gmr_callop_t armcii_gmr_callop = {-1, -1, 0};
+__thread armcii_gmr_callop_t armcii_gmr_callop = {-1, -1, 0, 0, 0, 0};
+
+/* Profiler counters and the call's first operation (gmr.h, callop).
+ * offered: the operation was offered to the ghost layer (its path may be a
+ * ghost's); it is timed in automatic mode from here, being an MPI-path
+ * operation (the others are load/store, which never wait for a target). */
+static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_t len,
+                    const armcii_target_t *t, int offered)
+{
+    armcii_gmr_callop_t *op = &armcii_gmr_callop;
+    if (armcii_gmr_state.profile) {
+        armcii_lock(&armcii_gmr_state.prof_lock); /* threaded runs: exact counts */
+        armcii_gmr_state.ops[cls]++;
+        armcii_gmr_state.bytes[cls] += (double)len;
+        armcii_unlock(&armcii_gmr_state.prof_lock);
+    }
+    if (op->cls < 0) {
+        op->cls = (int)cls;
+        op->proc = proc;
+        op->ghostable = offered && (g->ghost_classes >> cls & 1u);
+        op->ghost = t->win != g->win;
+    }
+    op->bytes += (double)len;
+    if (armcii_gmr_state.timed && offered && op->t0 == 0)
+        op->t0 = MPI_Wtime();
+}
 
 int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
                          armcii_opclass_t cls, armcii_target_t *t)
@@ -26,22 +51,14 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->disp = g->disp_hdr + (MPI_Aint)off;
     t->direct = s->direct ? s->direct + off : NULL;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
-    if (ARMCII_UNLIKELY(armcii_gmr_state.profile)) {
-        armcii_lock(&armcii_gmr_state.prof_lock); /* threaded runs: exact counts */
-        armcii_gmr_state.ops[cls]++;
-        armcii_gmr_state.bytes[cls] += (double)len;
-        armcii_unlock(&armcii_gmr_state.prof_lock);
-        if (armcii_gmr_callop.cls < 0) {
-            armcii_gmr_callop.cls = (int)cls;
-            armcii_gmr_callop.proc = proc;
-        }
-        armcii_gmr_callop.bytes += (double)len;
-    }
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
      * target is node-local, unless the region is served by CPU atomics. */
-    if (!t->direct || ((cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW) && !g->all_local))
+    int offered = !t->direct || ((cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW) && !g->all_local);
+    if (offered)
         armcii_gmr_ghost_redirect(cls, t);
+    if (ARMCII_UNLIKELY(armcii_gmr_state.profile | armcii_gmr_state.timed))
+        note_op(g, cls, proc, len, t, offered);
     return 0;
 }
 

@@ -1,17 +1,35 @@
 /*
- * The profiler (ARMCI_PROFILE=1): time inside the library (T_comm) versus
- * outside (T_comp) per process, and per operation class the calls, their
- * time and their wait for progress W: how much longer each call took than
- * the fastest call of the same class and size (power-of-two bucket) seen so
- * far by this process, i.e. the time spent waiting on a target that did
- * not progress (the "Wait for Progress" pattern, measured online; a
- * running minimum, so early calls are under- rather than over-counted).
+ * Per-call timing, shared by the profiler (ARMCI_PROFILE=1) and the
+ * automatic redirection (progress_adapt.c).  Time inside the library is
+ * T_comm, outside T_comp.  Per operation class a call's unloaded cost is
+ * the fastest call of the same path (own window or ghost), class and size
+ * (power-of-two bucket) seen so far by this process; what a call takes
+ * beyond it is, on the direct path, its wait for progress W (time spent
+ * waiting on a target that did not progress: the "Wait for Progress"
+ * pattern, measured online) and, on the ghost path, its congestion C
+ * (queueing behind the other users a ghost serves).  A running minimum, so
+ * early calls are under- rather than over-counted.
  * At finalize rank 0 prints the communication ratio CR = T_comm / (T_comm
  * + T_comp), the classes, the targets with the most W, and the
- * dedicated-core model for g ghosts per node of n processes:
- *   T(g) = T_comp * n / (n - g) + T_comm - W_ghost,
- * W_ghost being the W of the classes ghosts serve on this transport
- * (armcii_software_classes).
+ * dedicated-core model for g ghosts per node of n processes (the advisor):
+ *   T(g) = max over processes of U * n / (n - g),
+ *   U = T_comp + T_ops - W_ghost,
+ * T_ops being the time in data-moving calls and W_ghost their W in the
+ * classes ghosts serve on this transport (armcii_software_classes): a
+ * process's own work, its computation and its communication at unloaded
+ * cost.  Why not the MPI+threads form T_comp * n/(n-g) + T_comm - W of the
+ * dedicated-core paper (benchmarks/advisor_validate.sh measured both):
+ *  - with ghost processes the node's work, its library calls included, is
+ *    spread over the n - g users left, so all of it grows by n/(n-g);
+ *  - W leaves out the waiting that busy targets cause at synchronization
+ *    (a process waits in a barrier for one that waits on a busy target:
+ *    the trace-analysis paper's propagated waiting), which ghosts remove
+ *    too; so time in fences, barriers and waits counts as waiting, and the
+ *    busiest process, not the mean, sets the pace (a lower bound where the
+ *    busiest process changes from step to step).
+ * Not modelled: the ghosts' congestion (one ghost serves the node's users;
+ * the automatic mode watches it online as C), and W counting contention as
+ * well as waiting on busy targets in communication-dense runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,18 +40,21 @@
 
 /* Per thread: nesting of enter/leave and the time of the outermost enter
  * (each thread of a threaded run is timed on its own; T_comm is the sum). */
-static __thread struct { int depth; double t_enter; } prof_thread;
+static __thread struct { int depth; double t_enter; } prof_thread
+    __attribute__((tls_model("initial-exec")));
 
 void armcii_profile_start(void)
 {
     PS.profile = armcii_state.cfg.profile;
+    PS.timing = PS.profile || PS.adapt;
     prof_thread.depth = 0;
     PS.t_comm = 0;
     PS.calls = 0;
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        PS.cls_calls[c] = PS.cls_time[c] = PS.cls_wait[c] = 0;
-        for (int b = 0; b < ARMCII_PROF_BUCKETS; b++)
-            PS.base[c][b] = HUGE_VAL;
+        PS.cls_calls[c] = PS.cls_time[c] = PS.cls_wait[c] = PS.cls_cong[c] = 0;
+        for (int p = 0; p < ARMCII_NPATH; p++)
+            for (int b = 0; b < ARMCII_PROF_BUCKETS; b++)
+                PS.base[p][c][b] = HUGE_VAL;
     }
     free(PS.target_wait);
     PS.target_wait = PS.profile ? calloc((size_t)armcii_state.nproc, sizeof(double)) : NULL;
@@ -45,40 +66,59 @@ void armcii_profile_start(void)
 void armcii_profile_enter_slow(void)
 {
     if (prof_thread.depth++ == 0) {
-        armcii_gmr_callop = (armcii_gmr_callop_t){-1, -1, 0};
-        prof_thread.t_enter = MPI_Wtime();
+        armcii_gmr_callop = (armcii_gmr_callop_t){-1, -1, 0, 0, 0, 0};
+        prof_thread.t_enter = PS.profile ? MPI_Wtime() : 0;
     }
 }
 
-/* One finished call that moved data of class c to target proc (lock held). */
-static void account(int c, int proc, double bytes, double dt)
+/* One finished call that moved data of class op->cls (lock held). */
+static void account(const armcii_gmr_callop_t *op, double dt)
 {
-    unsigned long nb = bytes >= 1 ? (unsigned long)bytes : 1;
+    int c = op->cls, path = op->ghost ? ARMCII_PATH_GHOST : ARMCII_PATH_DIRECT;
+    unsigned long nb = op->bytes >= 1 ? (unsigned long)op->bytes : 1;
     int b = 63 - __builtin_clzl(nb); /* floor(log2) */
     if (b >= ARMCII_PROF_BUCKETS)
         b = ARMCII_PROF_BUCKETS - 1;
-    if (dt < PS.base[c][b])
-        PS.base[c][b] = dt;
-    double w = dt - PS.base[c][b];
-    PS.cls_calls[c]++;
-    PS.cls_time[c] += dt;
-    PS.cls_wait[c] += w;
-    if (proc >= 0 && proc < armcii_state.nproc)
-        PS.target_wait[proc] += w;
+    double *base = &PS.base[path][c][b];
+    if (dt < *base)
+        *base = dt;
+    double x = dt - *base;
+    if (PS.profile) {
+        PS.cls_calls[c]++;
+        PS.cls_time[c] += dt;
+        if (path == ARMCII_PATH_GHOST) {
+            PS.cls_cong[c] += x;
+        } else {
+            PS.cls_wait[c] += x;
+            if (op->proc >= 0 && op->proc < armcii_state.nproc)
+                PS.target_wait[op->proc] += x;
+        }
+    }
+    if (op->ghostable) { /* the interval's W and C: what a switch would change */
+        if (path == ARMCII_PATH_GHOST)
+            PS.ivl.cong += x;
+        else
+            PS.ivl.wait += x;
+    }
 }
 
 void armcii_profile_leave_slow(void)
 {
-    if (prof_thread.depth > 0 && --prof_thread.depth == 0) {
-        double dt = MPI_Wtime() - prof_thread.t_enter;
-        armcii_gmr_callop_t op = armcii_gmr_callop;
-        armcii_lock(&PS.lock);
-        PS.t_comm += dt;
-        PS.calls++;
-        if (op.cls >= 0)
-            account(op.cls, op.proc, op.bytes, dt);
-        armcii_unlock(&PS.lock);
-    }
+    if (prof_thread.depth <= 0 || --prof_thread.depth > 0)
+        return;
+    armcii_gmr_callop_t op = armcii_gmr_callop;
+    double t0 = PS.profile ? prof_thread.t_enter : op.t0;
+    if (t0 <= 0) /* automatic mode: the call never left node-local load/store */
+        return;
+    double now = MPI_Wtime(), dt = now - t0;
+    armcii_lock(&PS.lock);
+    PS.t_comm += dt;
+    PS.calls++;
+    /* a call that decided (a barrier) began before its interval did */
+    PS.ivl.comm += now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0);
+    if (op.cls >= 0)
+        account(&op, dt);
+    armcii_unlock(&PS.lock);
 }
 
 static const char *const class_name[ARMCII_OP_NCLASS] = {"put", "get", "acc", "rmw",
@@ -102,9 +142,10 @@ static void print_targets(const double *tw, int np)
                 tw[top[k]]);
 }
 
-enum { V_COMM, V_COMP, V_CALLS, V_OPS, V_BYTES = V_OPS + ARMCII_OP_NCLASS,
+enum { V_COMM, V_COMP, V_CALLS, V_WORK, V_OPS, V_BYTES = V_OPS + ARMCII_OP_NCLASS,
        V_CCALLS = V_BYTES + ARMCII_OP_NCLASS, V_CTIME = V_CCALLS + ARMCII_OP_NCLASS,
-       V_CWAIT = V_CTIME + ARMCII_OP_NCLASS, NV = V_CWAIT + ARMCII_OP_NCLASS };
+       V_CWAIT = V_CTIME + ARMCII_OP_NCLASS, V_CCONG = V_CWAIT + ARMCII_OP_NCLASS,
+       NV = V_CCONG + ARMCII_OP_NCLASS };
 
 static void print_report(const double *sum, const double *mx, int np, int n, unsigned ghost)
 {
@@ -118,18 +159,20 @@ static void print_report(const double *sum, const double *mx, int np, int n, uns
         if (sum[V_OPS + c] <= 0 && sum[V_CCALLS + c] <= 0)
             continue;
         fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f, calls %.0f, "
-                "T_comm %.6f s, W %.6f s (per process)\n", class_name[c], sum[V_OPS + c],
-                sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
-                sum[V_CWAIT + c] / np);
+                "T_comm %.6f s, W %.6f s, C %.6f s (per process)\n", class_name[c],
+                sum[V_OPS + c], sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
+                sum[V_CWAIT + c] / np, sum[V_CCONG + c] / np);
         if (ghost & 1u << c)
             wg += sum[V_CWAIT + c] / np;
     }
     fprintf(stderr, "[0] ARMCI profile: measured T = %.6f s; W of the classes ghosts serve "
             "here = %.6f s\n", tot, wg);
+    fprintf(stderr, "[0] ARMCI profile: own work U = T_comp + T_ops - W_ghost (T_ops: time "
+            "in data-moving calls): mean %.6f s, max %.6f s\n", sum[V_WORK] / np, mx[V_WORK]);
     for (int g = 1; g < n && g <= 4; g++) {
-        double t = comp * n / (n - g) + comm - wg;
+        double t = mx[V_WORK] * n / (n - g);
         fprintf(stderr, "[0] ARMCI profile: dedicated-core model, %d ghost(s) per node: "
-                "T(%d) = T_comp*%d/%d + T_comm - W = %.6f s (%s)\n", g, g, n, n - g, t,
+                "T(%d) = max U * %d/%d = %.6f s (%s)\n", g, g, n, n - g, t,
                 t < tot ? "ghosts would pay" : "ghosts would not pay");
     }
     fflush(stderr);
@@ -141,17 +184,25 @@ void armcii_profile_report(void)
     if (!PS.profile)
         return;
     PS.profile = 0;
+    PS.timing = PS.adapt;
     int np = armcii_state.nproc;
     double total = MPI_Wtime() - PS.t_init, v[NV], sum[NV], mx[NV];
+    /* ghosts serve what the world-spanning windows of this transport leave
+     * to software (the creation-lock window is one of them) */
+    unsigned ghost = armcii_software_classes(armcii_win_component(armcii_gmr_state.create_lock));
     v[V_COMM] = PS.t_comm;
     v[V_COMP] = total - PS.t_comm;
     v[V_CALLS] = (double)PS.calls;
+    v[V_WORK] = v[V_COMP];
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++)
+        v[V_WORK] += PS.cls_time[c] - (ghost & 1u << c ? PS.cls_wait[c] : 0);
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
         v[V_OPS + c] = (double)armcii_gmr_state.ops[c];
         v[V_BYTES + c] = armcii_gmr_state.bytes[c];
         v[V_CCALLS + c] = PS.cls_calls[c];
         v[V_CTIME + c] = PS.cls_time[c];
         v[V_CWAIT + c] = PS.cls_wait[c];
+        v[V_CCONG + c] = PS.cls_cong[c];
     }
     double *tw = malloc((size_t)np * sizeof(double));
     if (!tw)
@@ -159,9 +210,6 @@ void armcii_profile_report(void)
     ARMCII_MPI(MPI_Reduce(v, sum, NV, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
     ARMCII_MPI(MPI_Reduce(v, mx, NV, MPI_DOUBLE, MPI_MAX, 0, armcii_state.world));
     ARMCII_MPI(MPI_Reduce(PS.target_wait, tw, np, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
-    /* ghosts serve what the world-spanning windows of this transport leave
-     * to software (the creation-lock window is one of them) */
-    unsigned ghost = armcii_software_classes(armcii_win_component(armcii_gmr_state.create_lock));
     if (armcii_state.rank == 0) {
         print_report(sum, mx, np, armcii_state.node_size, ghost);
         print_targets(tw, np);

@@ -1,0 +1,200 @@
+/*
+ * Automatic ghost redirection (ARMCI_GHOST_ASYNC=AUTO, ARMCIX_Async_phase(-1)).
+ *
+ * Why: a ghost serving the n users of its node completes their
+ * software-handled operations at once while they compute (redirection
+ * pays in computation-heavy phases), but aggregates all their traffic
+ * onto one process, which becomes the bottleneck when the node's users
+ * communicate densely (casper-adaptive-progress-multiphase, sections 4-5:
+ * redirection hurts when r*T_hd exceeds T_comp).  So the setting follows
+ * the phase.
+ *
+ * What each process measures per interval (progress_profile.c feeds it,
+ * from the calls that reach the MPI path and the synchronizing calls):
+ *  - T: the interval's length; T_comm: time in timed library calls;
+ *    T_comp = T - T_comm;
+ *  - W, the wait for progress: what calls of the classes ghosts would
+ *    serve took on the direct path beyond their unloaded cost (the fastest
+ *    such call seen).  It is what redirection would save;
+ *  - C, the ghost congestion: what redirected calls took beyond their
+ *    unloaded cost on the ghost path.  With redirection on, W against busy
+ *    targets disappears, so C is the signal that "on" hurts: queueing
+ *    behind the other users of a ghost (the paper's r*T_hd).
+ * Excess over the unloaded cost also contains plain contention, which is
+ * why W alone cannot say "switch on": in a communication-dense phase with
+ * redirection off every call is slowed by the others, W is large, and yet
+ * a ghost would be overloaded.  The paper's communication ratio CR =
+ * T_comm / T separates the two, taken as it would be with redirection on:
+ * measured when on, and estimated when off by removing the waiting that
+ * ghosts would save, CR_on = (T_comm - W) / (T - W).
+ *
+ * The decision (the same on every process: it is computed from integer
+ * sums over the world):
+ *  - off -> on when W >= ARMCI_ADAPT_WAIT_ON % of T and
+ *    CR_on <= ARMCI_ADAPT_CR_LOW %: time is lost waiting on targets that
+ *    compute, and the phase computes enough for a ghost to keep up;
+ *  - on -> off when CR >= ARMCI_ADAPT_CR_HIGH % (so communication-dense
+ *    that ghosts cannot keep up), or when C >= ARMCI_ADAPT_CONGESTION % of
+ *    T and CR > ARMCI_ADAPT_CR_LOW % (ghosts are queueing, and the phase is
+ *    not one of computation where only a ghost gets the operations done:
+ *    there a slow ghost still beats waiting for the targets).
+ * Hysteresis: CR_LOW < CR_HIGH, and W and C have their own thresholds; an
+ * interval that straddles two phases usually keeps the setting, and the
+ * next one decides.
+ *
+ * Where: at ARMCI_Barrier, at armci_msg_barrier over the world (GA_Sync is
+ * ARMCI_AllFence + armci_msg_barrier in GA 5.8.2's pnga_sync) and at
+ * ARMCIX_Async_phase(-1), never sooner than ARMCI_ADAPT_INTERVAL ms after
+ * the last decision (the paper's PREDICT_INT; its GSYNC_INT, the ghosts'
+ * own periodic exchange for put/get, has no counterpart: every decision
+ * rides on a collective the application makes).  One allreduce of a few
+ * integers replaces the barrier; no process leaves it before all entered,
+ * and each entered with its writes remotely complete (Barrier fences all;
+ * msg_barrier checks, and any process with unfenced writes vetoes the
+ * switch), so every operation has completed on the old path before any is
+ * issued on the new one: the invariant of armcii_gmr_phase.
+ */
+#include <stdio.h>
+#include "progress.h"
+
+#define PS armcii_progress_state
+
+enum { A_T, A_COMM, A_WAIT, A_CONG, A_BUSY, A_N };
+
+static void start_interval(void)
+{
+    PS.ivl = (armcii_adapt_ivl_t){.t0 = MPI_Wtime()};
+}
+
+/* Timing and the general path on while deciding (gmr: timed).  Not in
+ * threaded runs: a barrier in one thread says nothing about the operations
+ * other threads of the process have in flight, so no point is safe to
+ * switch at (ARMCIX_Async_phase(0/1) remains, the caller's collective
+ * promise). */
+static void set_adapt(int on)
+{
+    if (on && armcii_state.threaded && armcii_gmr_ghost_usable())
+        armcii_warn_once("automatic ghost redirection is not available under "
+                         "MPI_THREAD_MULTIPLE; redirection stays as it is");
+    PS.adapt = on && armcii_gmr_ghost_usable() && !armcii_state.threaded;
+    /* Once on, per-call timing stays on (a branch and a nesting count per
+     * call; the clock is read by synchronizing calls only once gmr's timed
+     * is off): it is switched from inside a call (ARMCIX_Async_phase), and
+     * turning it off there would leave that call's nesting count behind. */
+    PS.timing = PS.timing || PS.profile || PS.adapt;
+    armcii_gmr_state.timed = PS.adapt;
+}
+
+void armcii_adapt_init(void)
+{
+    const armcii_config_t *c = &armcii_state.cfg;
+    PS.redirect = c->ghost_async != ARMCII_ASYNC_OFF;
+    PS.decisions = PS.switches = 0;
+    set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO);
+    start_interval();
+    if (PS.adapt && armcii_state.rank == 0)
+        armcii_log(1, "adapt: automatic ghost redirection, starting on; decisions at "
+                   "barriers at least %d ms apart: on when W >= %d%% and CR_on <= %d%%, off "
+                   "when CR >= %d%% or C >= %d%% with CR > %d%%", c->adapt_interval,
+                   c->adapt_wait_on, c->adapt_cr_low, c->adapt_cr_high, c->adapt_congestion,
+                   c->adapt_cr_low);
+}
+
+static long long usec(double s) { return (long long)(s * 1e6 + 0.5); }
+
+/* From the sums (microseconds over all processes): the new setting. */
+static int decide(const long long *s, char *why, size_t len)
+{
+    const armcii_config_t *c = &armcii_state.cfg;
+    double t = (double)s[A_T], comm = (double)s[A_COMM], wt = (double)s[A_WAIT];
+    double w = 100.0 * wt / t, cg = 100.0 * (double)s[A_CONG] / t;
+    if (!PS.redirect) {
+        double cr = t - wt > 0 ? 100.0 * (comm - wt) / (t - wt) : 100.0;
+        int on = w >= c->adapt_wait_on && cr <= c->adapt_cr_low;
+        snprintf(why, len, "W %.1f%% %s %d%%, CR_on %.1f%% %s %d%%", w,
+                 w >= c->adapt_wait_on ? ">=" : "<", c->adapt_wait_on, cr,
+                 cr <= c->adapt_cr_low ? "<=" : ">", c->adapt_cr_low);
+        return on;
+    }
+    double cr = 100.0 * comm / t;
+    int off = cr >= c->adapt_cr_high || (cg >= c->adapt_congestion && cr > c->adapt_cr_low);
+    snprintf(why, len, "C %.1f%% %s %d%%, CR %.1f%% %s %d%%/%d%%", cg,
+             cg >= c->adapt_congestion ? ">=" : "<", c->adapt_congestion, cr,
+             cr >= c->adapt_cr_high ? ">=" : cr > c->adapt_cr_low ? "in" : "<=",
+             c->adapt_cr_low, c->adapt_cr_high);
+    return !off;
+}
+
+static void log_decision(const long long *s, int on, const char *why)
+{
+    if (armcii_state.rank != 0 || armcii_state.cfg.verbose < 1)
+        return;
+    double np = armcii_state.nproc, t = (double)s[A_T] / np / 1e6;
+    double comm = (double)s[A_COMM] / np / 1e6;
+    armcii_log(1, "adapt: decision %ld: interval %.3f s, per process T_comm %.4f s, T_comp "
+               "%.4f s, W %.4f s, C %.4f s (%s): redirection %s%s", PS.decisions, t, comm,
+               t - comm, (double)s[A_WAIT] / np / 1e6, (double)s[A_CONG] / np / 1e6, why,
+               on ? "on" : "off", on != PS.redirect ? (on ? " (switched on)" : " (switched off)")
+                                                    : " (kept)");
+}
+
+/* The collective of a synchronization point: quiet says this process has
+ * no write that is not remotely complete. */
+static void sync_point(int quiet)
+{
+    long long v[A_N], s[A_N];
+    double now = MPI_Wtime(), t0 = armcii_gmr_callop.t0; /* this call so far counts */
+    armcii_lock(&PS.lock);
+    v[A_T] = usec(now - PS.ivl.t0);
+    v[A_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0) : 0));
+    v[A_WAIT] = usec(PS.ivl.wait);
+    v[A_CONG] = usec(PS.ivl.cong);
+    armcii_unlock(&PS.lock);
+    v[A_BUSY] = !quiet;
+    ARMCII_MPI(MPI_Allreduce(v, s, A_N, MPI_LONG_LONG, MPI_SUM, armcii_state.world));
+    long long due = (long long)armcii_state.nproc * armcii_state.cfg.adapt_interval * 1000;
+    if (s[A_BUSY] > 0 || s[A_T] < due || s[A_T] <= 0)
+        return; /* keep measuring */
+    char why[160];
+    int on = decide(s, why, sizeof why);
+    PS.decisions++;
+    log_decision(s, on, why);
+    if (on != PS.redirect) {
+        armcii_gmr_redirect(on);
+        PS.redirect = on;
+        PS.switches++;
+    }
+    start_interval();
+}
+
+void armcii_adapt_barrier(void)
+{
+    armcii_gmr_fence_all();
+    sync_point(1);
+}
+
+void armcii_adapt_msg_barrier(void) { sync_point(armcii_gmr_quiescent()); }
+
+void armcii_adapt_phase(int mode)
+{
+    if (mode >= 0) { /* the user decides until the next -1 */
+        set_adapt(0);
+        armcii_gmr_phase(mode);
+        PS.redirect = mode;
+        start_interval();
+        return;
+    }
+    if (PS.adapt) { /* already automatic: a synchronization point */
+        armcii_adapt_barrier();
+        return;
+    }
+    /* The library takes over, starting on as ARMCI_GHOST_ASYNC=AUTO does
+     * (a computation phase gains from the start; a communication-dense
+     * one is switched off at its first decision). */
+    armcii_gmr_phase(-1);
+    PS.redirect = 1;
+    set_adapt(1);
+    start_interval();
+}
+
+int armcii_adapt_redirecting(void) { return armcii_gmr_ghost_usable() ? PS.redirect : -1; }
