@@ -387,6 +387,8 @@ armcii_gmr_comm_t *armcii_gmr_comm_get(MPI_Comm comm);
 MPI_Comm armcii_gmr_comm_node(armcii_gmr_comm_t *c);
 /* Collective over c->comm: drop one reference; the last frees it. */
 void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
+/* Entries alive (tests: regions over one group share one). */
+int armcii_gmr_comm_count(void);
 
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
 #ifdef ARMCII_GHOSTS

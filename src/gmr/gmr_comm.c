@@ -71,3 +71,13 @@ void armcii_gmr_comm_put(armcii_gmr_comm_t *c)
     ARMCII_MPI(MPI_Comm_free(&c->comm));
     free(c);
 }
+
+int armcii_gmr_comm_count(void)
+{
+    int n = 0;
+    armcii_lock(&GS.lock);
+    for (armcii_gmr_comm_t *c = GS.comms; c; c = c->next)
+        n++;
+    armcii_unlock(&GS.lock);
+    return n;
+}
