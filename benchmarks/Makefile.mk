@@ -3,6 +3,7 @@ noinst_PROGRAMS += benchmarks/bench_async
 benchmarks_bench_async_LDADD = libarmci.la
 # bench_malloc: ARMCI_Malloc + ARMCI_Free of one region, other regions alive
 noinst_PROGRAMS += benchmarks/bench_malloc
+benchmarks_bench_malloc_SOURCES = benchmarks/bench_malloc.c benchmarks/bench_common.h
 benchmarks_bench_malloc_LDADD = libarmci.la
 
 # The suite (contig, rmw, mutex, GA kernel): built by `make`, run by

@@ -12,18 +12,7 @@
 #include <string.h>
 #include <armci.h>
 #include <mpi.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp_double);
-    return v[n / 2];
-}
+#include "bench_common.h"
 
 int main(int argc, char **argv)
 {
@@ -65,7 +54,7 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("bench_malloc: %d ranks, %ld bytes, %d other regions alive, median of %d: "
                "malloc %.3f ms  free %.3f ms  malloc+free %.3f ms\n", np, size, live, reps,
-               median(ta, reps) * 1e3, median(tf, reps) * 1e3, median(tt, reps) * 1e3);
+               bc_stats(ta, reps).med * 1e3, bc_stats(tf, reps).med * 1e3, bc_stats(tt, reps).med * 1e3);
     for (int i = 0; i < live; i++) {
         ARMCI_Free(keep[i][me]);
         free(keep[i]);
