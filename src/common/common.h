@@ -210,6 +210,9 @@ int armcii_win_quirks(MPI_Win win);
 const char *armcii_no_windows_hint(void);
 /* Log the decisions once (ARMCI_VERBOSE). */
 void armcii_quirks_log(void);
+/* Whether this MPI's waiting calls give the core away (sched_yield) when
+ * they find nothing to do; PMPI and MPI_T only, for the ghost layer. */
+int armcii_mpi_yields_when_idle(void);
 
 /* ---- topology (common_topo.c) ---- */
 /* Collective over world: split into (virtual) nodes; node_of[] of everyone. */

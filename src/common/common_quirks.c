@@ -188,6 +188,40 @@ const char *armcii_no_windows_hint(void)
     return "";
 }
 
+/* Nonzero if the bool/int control variable `name` reads nonzero; 0 if
+ * this MPI has no such variable or no tools interface. */
+static int cvar_set(const char *name)
+{
+    int provided, idx, count, set = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        return 0;
+    MPI_T_cvar_handle h;
+    if (MPI_T_cvar_get_index(name, &idx) == MPI_SUCCESS &&
+        MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) == MPI_SUCCESS) {
+        /* Zeroed and oversized: Open MPI writes a bool variable as one
+         * byte although it declares MPI_INT. */
+        unsigned char v[16] = {0};
+        if (count == 1 && MPI_T_cvar_read(h, v) == MPI_SUCCESS)
+            for (size_t i = 0; i < sizeof v; i++)
+                set |= v[i] != 0;
+        MPI_T_cvar_handle_free(&h);
+    }
+    MPI_T_finalize();
+    return set;
+}
+
+int armcii_mpi_yields_when_idle(void)
+{
+    /* Open MPI yields in opal_progress when mpi_yield_when_idle is set,
+     * which it does by itself on an oversubscribed node.  MPICH 4.0's
+     * default device spins (bench_async with ghosts pinned beside a
+     * waiting origin: the origin kept the core for whole time slices
+     * while a yielding ghost waited, 8-12 ms per operation). */
+    if (armcii_mpi_id()->impl != ARMCII_MPI_OMPI)
+        return 0;
+    return cvar_set("mpi_yield_when_idle");
+}
+
 void armcii_quirks_log(void)
 {
     const armcii_mpi_id_t *id = armcii_mpi_id();

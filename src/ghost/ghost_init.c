@@ -190,10 +190,19 @@ __attribute__((noreturn)) static void serve(void)
      * the software RMA it serves (osc ucx's accumulate takes several round
      * trips through it; bench_multiphase: ghost-served comm phase 0.34 s
      * with 10 us naps, 0.035 s without).  Where the node's processes
-     * outnumber its cores it naps ARMCI_PROGRESS_USLEEP (10 us) to leave
-     * them to the users.  An explicit ARMCI_PROGRESS_USLEEP always wins. */
+     * outnumber its cores the ghost must leave the core to users.  If MPI
+     * yields when idle (Open MPI does on such nodes), each poll already
+     * does, and polling on is fastest: everyone waiting in MPI hands the
+     * core around at once (bench_async, benchmarks/results/
+     * bench_async.idle.txt: osc ucx strided accumulate 0.8 ms against
+     * 5.3 ms with naps).  If it spins, a ghost that merely yielded would
+     * wait for a spinning origin's time slice to end: it naps
+     * ARMCI_PROGRESS_USLEEP (10 us) instead, and the wakeup preempts.  An
+     * explicit ARMCI_PROGRESS_USLEEP always wins. */
     const char *us = getenv("ARMCI_PROGRESS_USLEEP");
-    long nap_us = us ? atol(us) : PS.node_procs > sysconf(_SC_NPROCESSORS_ONLN) ? 10 : 0;
+    long nap_us = us ? atol(us)
+                  : PS.node_procs > sysconf(_SC_NPROCESSORS_ONLN) && !armcii_mpi_yields_when_idle()
+                      ? 10 : 0;
     struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
     armcii_ghost_cmd_t c;
     MPI_Request req;

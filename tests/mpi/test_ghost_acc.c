@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <armci.h>
 #include <armcix.h>
 #include "../testutil.h"
@@ -22,6 +23,7 @@
 static int me, np, ghosts; /* ghosts: the job has ghost processes */
 
 unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
+int armcii_mpi_yields_when_idle(void);      /* src/common/common.h */
 static volatile double sink;
 
 static void compute(double ms)
@@ -177,6 +179,25 @@ static void phases(void)
     free(ptr);
 }
 
+/* The fact that sets an idle ghost's nap (src/ghost/ghost_init.c): Open
+ * MPI yields when idle on an oversubscribed node (or as its MCA variable
+ * says), MPICH never. */
+static void check_yield_fact(int real_np)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, got = armcii_mpi_yields_when_idle();
+    MPI_Get_library_version(lib, &len);
+    const char *mca = getenv("OMPI_MCA_mpi_yield_when_idle");
+    if (strstr(lib, "Open MPI") && mca)
+        CHECK(got == (strcmp(mca, "0") && strcasecmp(mca, "false")),
+              "yields when idle: %d, but OMPI_MCA_mpi_yield_when_idle=%s", got, mca);
+    else if (strstr(lib, "Open MPI") && real_np > sysconf(_SC_NPROCESSORS_ONLN))
+        CHECK(got == 1, "Open MPI with %d processes on %ld cores: yields when idle %d, "
+              "expected 1", real_np, sysconf(_SC_NPROCESSORS_ONLN), got);
+    else if (strstr(lib, "MPICH"))
+        CHECK(got == 0, "MPICH: yields when idle %d, expected 0", got);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -187,6 +208,7 @@ int main(int argc, char **argv)
     int real_np;
     PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
     ghosts = real_np > np;
+    check_yield_fact(real_np);
     for (int cycle = 0; cycle < 3; cycle++)
         round_trip(-1, 4);
     round_trip(0, 3);
