@@ -6,6 +6,13 @@
 # component, in RESULTS/bench_multiphase.png (gnuplot).
 #
 # usage: multiphase.sh BUILD_DIR [REPS=7]
+# The communication phase does MP_COMM_OPS accumulates per user and step:
+# by default 2000 under pt2pt, so that it spans several decisions of the
+# automatic mode (ARMCI_ADAPT_INTERVAL, 50 ms; with bench_multiphase's
+# 200 a whole comm phase took 31-46 ms, less than one interval, and no
+# decision could fall inside it), and 200 under ucx, whose direct path is
+# 10x slower per operation (3.6 s per comm phase at 200).
+#
 # env: OSCS ("pt2pt"), NP (6), VNODE (2 users per virtual node: with 1 ghost
 #      per node 6 ranks are 2 nodes x (2 users + 1 ghost)), RESULTS
 #      (benchmarks/results under the source tree), RUNNER (mpiexec ...),
@@ -24,11 +31,13 @@ for osc in ${OSCS:-pt2pt}; do
     [ -n "$PLOT_ONLY" ] && continue # redraw from the kept reports
     out=$results/bench_multiphase.$osc.txt
     log=$results/bench_multiphase.$osc.log.tmp
+    ops=${MP_COMM_OPS:-}
+    [ -z "$ops" ] && { [ "$osc" = ucx ] && ops=200 || ops=2000; }
     {
         echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), load $(cut -d' ' -f1-3 /proc/loadavg)"
-        echo "# ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} $runner ${NP:-6} --mca osc $osc bench_multiphase $reps"
+        echo "# MP_COMM_OPS=$ops ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} $runner ${NP:-6} --mca osc $osc bench_multiphase $reps"
     } > "$out"
-    ARMCI_VERBOSE=1 ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} \
+    MP_COMM_OPS=$ops ARMCI_VERBOSE=1 ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} \
         $runner "${NP:-6}" --mca osc "$osc" "$build/benchmarks/bench_multiphase" "$reps" \
         > "$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
     grep '^\[0\] ARMCI Warning' "$log" | sed 's/^/# /' >> "$out" || true

@@ -193,9 +193,8 @@ __attribute__((noreturn)) static void serve(void)
      * outnumber its cores the ghost must leave the core to users.  If MPI
      * yields when idle (Open MPI does on such nodes), each poll already
      * does, and polling on is fastest: everyone waiting in MPI hands the
-     * core around at once (bench_async, benchmarks/results/
-     * bench_async.idle.txt: osc ucx strided accumulate 0.8 ms against
-     * 5.3 ms with naps).  If it spins, a ghost that merely yielded would
+     * core around at once (benchmarks/results/bench_async.ghosts.txt,
+     * pinned: osc ucx strided accumulate 0.44 ms, 5.3 ms with naps).  If it spins, a ghost that merely yielded would
      * wait for a spinning origin's time slice to end: it naps
      * ARMCI_PROGRESS_USLEEP (10 us) instead, and the wakeup preempts.  An
      * explicit ARMCI_PROGRESS_USLEEP always wins. */

@@ -35,6 +35,8 @@ typedef struct {
     double comm;  /* in timed library calls (T_comm) */
     double wait;  /* W: calls ghosts would serve, on the direct path, beyond their unloaded cost */
     double cong;  /* C: calls redirected to ghosts beyond their unloaded cost */
+    double gtime; /* in calls ghosts would serve (either path), and their number */
+    long gcalls;
 } armcii_adapt_ivl_t;
 
 /* ---- module state: the one global of src/progress ---- */
@@ -63,6 +65,12 @@ typedef struct {
     int redirect;              /* the current setting: 1 on, 0 off */
     armcii_adapt_ivl_t ivl;
     long decisions, switches;
+    /* per setting (0 off, 1 on): mean time of a ghostable call in the
+     * last communication-dense interval run with it, and that interval's
+     * number among the dense ones (-1: never); dense intervals so far,
+     * and in a row */
+    double dense_cost[2];
+    long dense_at[2], dense_n, dense_run;
 } armcii_progress_state_t;
 extern armcii_progress_state_t armcii_progress_state;
 

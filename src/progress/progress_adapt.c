@@ -37,7 +37,12 @@
  *    that ghosts cannot keep up), or when C >= ARMCI_ADAPT_CONGESTION % of
  *    T and CR > ARMCI_ADAPT_CR_LOW % (ghosts are queueing, and the phase is
  *    not one of computation where only a ghost gets the operations done:
- *    there a slow ghost still beats waiting for the targets).
+ *    there a slow ghost still beats waiting for the targets);
+ *  - in a communication-dense interval (CR >= CR_HIGH) the mean time of a
+ *    ghostable call is measured under each setting, and while the other
+ *    setting's figure is fresh the cheaper one wins over the rules above;
+ *    "off" is probed only in the second dense interval in a row (decide():
+ *    the dense rule's premise is not true of every transport).
  * Hysteresis: CR_LOW < CR_HIGH, and W and C have their own thresholds; an
  * interval that straddles two phases usually keeps the setting, and the
  * next one decides.
@@ -55,11 +60,16 @@
  * issued on the new one: the invariant of armcii_gmr_phase.
  */
 #include <stdio.h>
+#include <string.h>
 #include "progress.h"
 
 #define PS armcii_progress_state
 
-enum { A_T, A_COMM, A_WAIT, A_CONG, A_BUSY, A_N };
+enum { A_T, A_COMM, A_WAIT, A_CONG, A_GTIME, A_GCALLS, A_BUSY, A_N };
+
+/* The other setting must have been this much cheaper per call to win: a
+ * margin against noise, so near-equal paths do not flip. */
+#define DENSE_GAIN 0.9
 
 static void start_interval(void)
 {
@@ -90,6 +100,8 @@ void armcii_adapt_init(void)
     const armcii_config_t *c = &armcii_state.cfg;
     PS.redirect = c->ghost_async != ARMCII_ASYNC_OFF;
     PS.decisions = PS.switches = 0;
+    PS.dense_at[0] = PS.dense_at[1] = -1;
+    PS.dense_n = PS.dense_run = 0;
     set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO);
     start_interval();
     if (PS.adapt && armcii_state.rank == 0)
@@ -102,11 +114,16 @@ void armcii_adapt_init(void)
 
 static long long usec(double s) { return (long long)(s * 1e6 + 0.5); }
 
-/* From the sums (microseconds over all processes): the new setting. */
-static int decide(const long long *s, char *why, size_t len)
+/* The model's setting from the sums (microseconds over all processes). */
+static int model(const long long *s, char *why, size_t len)
 {
     const armcii_config_t *c = &armcii_state.cfg;
     double t = (double)s[A_T], comm = (double)s[A_COMM], wt = (double)s[A_WAIT];
+    /* Each process rounds its sums to microseconds: in an interval spent
+     * entirely in calls T_comm may exceed T by a few, and a ratio above
+     * 100% would fail a threshold of 100%. */
+    comm = comm < t ? comm : t;
+    wt = wt < comm ? wt : comm;
     double w = 100.0 * wt / t, cg = 100.0 * (double)s[A_CONG] / t;
     if (!PS.redirect) {
         double cr = t - wt > 0 ? 100.0 * (comm - wt) / (t - wt) : 100.0;
@@ -123,6 +140,49 @@ static int decide(const long long *s, char *why, size_t len)
              cr >= c->adapt_cr_high ? ">=" : cr > c->adapt_cr_low ? "in" : "<=",
              c->adapt_cr_low, c->adapt_cr_high);
     return !off;
+}
+
+/* The new setting.  In a communication-dense interval (CR >= CR_HIGH)
+ * the model says off, on the paper's premise that the node's users then
+ * overload their ghost.  That premise fails where the direct path itself
+ * waits for software progress in such a phase (Open MPI 4.1's osc ucx
+ * serves others' atomics only from its progress engine, which RMA calls
+ * do not run: bench_multiphase's communication phase took 3.7 s off and
+ * 0.9 s on).  So both settings are measured there: each dense interval
+ * records the mean time of a ghostable call under the current setting,
+ * and while the other setting's figure is fresh (measured at most
+ * ARMCI_ADAPT_REPROBE dense intervals ago: dense phases of an iterative
+ * code are alike, so the figure outlives the phases between them, and
+ * a changed phase is probed again) the cheaper one is kept.  Without a
+ * fresh figure the model decides, so "off" is probed, but only in the
+ * second dense interval in a row: the first one after a computation
+ * phase may straddle its end, and a phase shorter than two intervals is
+ * not worth a probe. */
+static int decide(const long long *s, char *why, size_t len)
+{
+    int pick = model(s, why, len), cur = PS.redirect;
+    if (100.0 * (double)s[A_COMM] < armcii_state.cfg.adapt_cr_high * (double)s[A_T] ||
+        s[A_GCALLS] <= 0) {
+        PS.dense_run = 0;
+        return pick;
+    }
+    double cost = (double)s[A_GTIME] / (double)s[A_GCALLS];
+    PS.dense_run++;
+    PS.dense_n++;
+    PS.dense_cost[cur] = cost;
+    PS.dense_at[cur] = PS.dense_n;
+    long age = PS.dense_n - PS.dense_at[!cur];
+    size_t n = strlen(why);
+    if (PS.dense_at[!cur] >= 0 && age < armcii_state.cfg.adapt_reprobe) {
+        pick = PS.dense_cost[!cur] < DENSE_GAIN * cost ? !cur : cur;
+        snprintf(why + n, len - n, "; dense: %s %.0f us/call, %s %.0f us/call %ld dense "
+                 "intervals ago", cur ? "on" : "off", cost, cur ? "off" : "on",
+                 PS.dense_cost[!cur], age);
+    } else if (cur && PS.dense_run < 2) {
+        pick = cur;
+        snprintf(why + n, len - n, "; dense: first dense interval, %.0f us/call on", cost);
+    }
+    return pick;
 }
 
 static void log_decision(const long long *s, int on, const char *why)
@@ -149,13 +209,15 @@ static void sync_point(int quiet)
     v[A_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0) : 0));
     v[A_WAIT] = usec(PS.ivl.wait);
     v[A_CONG] = usec(PS.ivl.cong);
+    v[A_GTIME] = usec(PS.ivl.gtime);
+    v[A_GCALLS] = PS.ivl.gcalls;
     armcii_unlock(&PS.lock);
     v[A_BUSY] = !quiet;
     ARMCII_MPI(MPI_Allreduce(v, s, A_N, MPI_LONG_LONG, MPI_SUM, armcii_state.world));
     long long due = (long long)armcii_state.nproc * armcii_state.cfg.adapt_interval * 1000;
     if (s[A_BUSY] > 0 || s[A_T] < due || s[A_T] <= 0)
         return; /* keep measuring */
-    char why[160];
+    char why[256];
     int on = decide(s, why, sizeof why);
     PS.decisions++;
     log_decision(s, on, why);
