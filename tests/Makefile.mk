@@ -88,10 +88,19 @@ check-ghost:
 	  TEST_VIRTUAL_NODE_SIZE=2 \
 	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh \
 	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh"
+# The ghost build under MPICH, in CI (tools/check-all.sh): the ghost tests
+# (memory pools, world hiding in C and Fortran, redirection, switching
+# under load, Fortran GA) in mode vn2 only, to keep CI's time.
+GHOST_SMOKE_TESTS = tests/mpi/test_ghost_acc tests/mpi/test_ghost_regions \
+	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch \
+	tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh
+check-ghost-smoke: $(check_PROGRAMS)
+	$(MAKE) $(AM_MAKEFLAGS) check-modes NPROCS=$(GHOST_NPROCS) CHECK_MODES=vn2 \
+	  TEST_VIRTUAL_NODE_SIZE=2 ALL_MPI_TESTS='$(GHOST_SMOKE_TESTS)'
 clean-local: clean-modes
 clean-modes:
 	rm -rf modes test-suite-*.log
-.PHONY: check-modes check-mode check-ghost clean-modes
+.PHONY: check-modes check-mode check-ghost check-ghost-smoke clean-modes
 
 TEST_LIBS = libarmci.la
 tests_mpi_test_contig_LDADD = $(TEST_LIBS)

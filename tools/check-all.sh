@@ -4,7 +4,7 @@
 # each), `make check-valgrind` and `make check-asan` (sanitizer build, modes
 # on and off), `make distcheck` (the tarball builds and passes its tests; one
 # mode), a ghost-progress build, and an MPICH build (modes on, off, vn2;
-# Open MPI's osc modes do not exist there).
+# Open MPI's osc modes do not exist there) with its ghost build's tests.
 set -e
 cd "$(dirname "$0")/.."
 [ -x configure ] || ./autogen.sh >/dev/null
@@ -35,4 +35,11 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     make -j"$(nproc)" >/dev/null
     make -j"$(nproc)" check CHECK_MODES='on off vn2'
     cd ..
+    if grep -q 'enable-ghost-progress' configure; then
+        mkdir -p build-ghost-mpich && cd build-ghost-mpich
+        [ -f Makefile ] || ../configure --quiet --enable-ghost-progress CC=mpicc.mpich
+        make -j"$(nproc)" >/dev/null
+        make check-ghost-smoke # one job at a time: MPICH's ranks spin
+        cd ..
+    fi
 fi
