@@ -17,7 +17,7 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_rma_target_progress.sh \
 	tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh
-UNIT_TESTS = tests/unit/test_table tests/unit/test_config
+UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
@@ -118,3 +118,4 @@ tests_mpi_badinput_LDADD = $(TEST_LIBS)
 # (hidden symbols resolve in a static link); none of them calls MPI.
 tests_unit_test_table_LDADD = libarmci_core.la
 tests_unit_test_config_LDADD = libarmci_core.la
+tests_unit_test_adapt_decide_LDADD = libarmci_core.la

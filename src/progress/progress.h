@@ -122,6 +122,14 @@ void armcii_adapt_barrier(void);
 void armcii_adapt_msg_barrier(void);
 /* ARMCIX_Async_phase: 1 on, 0 off (automatic mode ends), -1 automatic. */
 void armcii_adapt_phase(int mode);
+/* An interval's sums over the world (microseconds; calls and busy flags
+ * counted), as one allreduce carries them. */
+enum { ARMCII_ADAPT_T, ARMCII_ADAPT_COMM, ARMCII_ADAPT_WAIT, ARMCII_ADAPT_CONG,
+       ARMCII_ADAPT_GTIME, ARMCII_ADAPT_GCALLS, ARMCII_ADAPT_BUSY, ARMCII_ADAPT_NSUM };
+/* The setting the sums call for (1 on, 0 off), given the current one in
+ * armcii_progress_state.redirect; records dense-interval costs; why gets
+ * the rule that fired.  No MPI: unit-tested (tests/unit/test_adapt_decide). */
+int armcii_adapt_decide(const long long *sums, char *why, size_t len);
 /* The current setting, 1 on or 0 off; -1 where nothing can be redirected
  * (no ghosts, or an MPI whose windows cannot carry them): tests and
  * bench_multiphase. */

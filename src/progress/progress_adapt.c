@@ -65,7 +65,6 @@
 
 #define PS armcii_progress_state
 
-enum { A_T, A_COMM, A_WAIT, A_CONG, A_GTIME, A_GCALLS, A_BUSY, A_N };
 
 /* The other setting must have been this much cheaper per call to win: a
  * margin against noise, so near-equal paths do not flip. */
@@ -118,13 +117,13 @@ static long long usec(double s) { return (long long)(s * 1e6 + 0.5); }
 static int model(const long long *s, char *why, size_t len)
 {
     const armcii_config_t *c = &armcii_state.cfg;
-    double t = (double)s[A_T], comm = (double)s[A_COMM], wt = (double)s[A_WAIT];
+    double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM], wt = (double)s[ARMCII_ADAPT_WAIT];
     /* Each process rounds its sums to microseconds: in an interval spent
      * entirely in calls T_comm may exceed T by a few, and a ratio above
      * 100% would fail a threshold of 100%. */
     comm = comm < t ? comm : t;
     wt = wt < comm ? wt : comm;
-    double w = 100.0 * wt / t, cg = 100.0 * (double)s[A_CONG] / t;
+    double w = 100.0 * wt / t, cg = 100.0 * (double)s[ARMCII_ADAPT_CONG] / t;
     if (!PS.redirect) {
         double cr = t - wt > 0 ? 100.0 * (comm - wt) / (t - wt) : 100.0;
         int on = w >= c->adapt_wait_on && cr <= c->adapt_cr_low;
@@ -158,22 +157,24 @@ static int model(const long long *s, char *why, size_t len)
  * second dense interval in a row: the first one after a computation
  * phase may straddle its end, and a phase shorter than two intervals is
  * not worth a probe. */
-static int decide(const long long *s, char *why, size_t len)
+int armcii_adapt_decide(const long long *s, char *why, size_t len)
 {
+    const armcii_config_t *c = &armcii_state.cfg;
     int pick = model(s, why, len), cur = PS.redirect;
-    if (100.0 * (double)s[A_COMM] < armcii_state.cfg.adapt_cr_high * (double)s[A_T] ||
-        s[A_GCALLS] <= 0) {
+    double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM];
+    if (100.0 * comm < c->adapt_cr_high * t || s[ARMCII_ADAPT_GCALLS] <= 0 ||
+        c->adapt_reprobe <= 0) {
         PS.dense_run = 0;
         return pick;
     }
-    double cost = (double)s[A_GTIME] / (double)s[A_GCALLS];
+    double cost = (double)s[ARMCII_ADAPT_GTIME] / (double)s[ARMCII_ADAPT_GCALLS];
     PS.dense_run++;
     PS.dense_n++;
     PS.dense_cost[cur] = cost;
     PS.dense_at[cur] = PS.dense_n;
     long age = PS.dense_n - PS.dense_at[!cur];
     size_t n = strlen(why);
-    if (PS.dense_at[!cur] >= 0 && age < armcii_state.cfg.adapt_reprobe) {
+    if (PS.dense_at[!cur] >= 0 && age < c->adapt_reprobe) {
         pick = PS.dense_cost[!cur] < DENSE_GAIN * cost ? !cur : cur;
         snprintf(why + n, len - n, "; dense: %s %.0f us/call, %s %.0f us/call %ld dense "
                  "intervals ago", cur ? "on" : "off", cost, cur ? "off" : "on",
@@ -189,11 +190,11 @@ static void log_decision(const long long *s, int on, const char *why)
 {
     if (armcii_state.rank != 0 || armcii_state.cfg.verbose < 1)
         return;
-    double np = armcii_state.nproc, t = (double)s[A_T] / np / 1e6;
-    double comm = (double)s[A_COMM] / np / 1e6;
+    double np = armcii_state.nproc, t = (double)s[ARMCII_ADAPT_T] / np / 1e6;
+    double comm = (double)s[ARMCII_ADAPT_COMM] / np / 1e6;
     armcii_log(1, "adapt: decision %ld: interval %.3f s, per process T_comm %.4f s, T_comp "
                "%.4f s, W %.4f s, C %.4f s (%s): redirection %s%s", PS.decisions, t, comm,
-               t - comm, (double)s[A_WAIT] / np / 1e6, (double)s[A_CONG] / np / 1e6, why,
+               t - comm, (double)s[ARMCII_ADAPT_WAIT] / np / 1e6, (double)s[ARMCII_ADAPT_CONG] / np / 1e6, why,
                on ? "on" : "off", on != PS.redirect ? (on ? " (switched on)" : " (switched off)")
                                                     : " (kept)");
 }
@@ -202,23 +203,23 @@ static void log_decision(const long long *s, int on, const char *why)
  * no write that is not remotely complete. */
 static void sync_point(int quiet)
 {
-    long long v[A_N], s[A_N];
+    long long v[ARMCII_ADAPT_NSUM], s[ARMCII_ADAPT_NSUM];
     double now = MPI_Wtime(), t0 = armcii_gmr_callop.t0; /* this call so far counts */
     armcii_lock(&PS.lock);
-    v[A_T] = usec(now - PS.ivl.t0);
-    v[A_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0) : 0));
-    v[A_WAIT] = usec(PS.ivl.wait);
-    v[A_CONG] = usec(PS.ivl.cong);
-    v[A_GTIME] = usec(PS.ivl.gtime);
-    v[A_GCALLS] = PS.ivl.gcalls;
+    v[ARMCII_ADAPT_T] = usec(now - PS.ivl.t0);
+    v[ARMCII_ADAPT_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0) : 0));
+    v[ARMCII_ADAPT_WAIT] = usec(PS.ivl.wait);
+    v[ARMCII_ADAPT_CONG] = usec(PS.ivl.cong);
+    v[ARMCII_ADAPT_GTIME] = usec(PS.ivl.gtime);
+    v[ARMCII_ADAPT_GCALLS] = PS.ivl.gcalls;
     armcii_unlock(&PS.lock);
-    v[A_BUSY] = !quiet;
-    ARMCII_MPI(MPI_Allreduce(v, s, A_N, MPI_LONG_LONG, MPI_SUM, armcii_state.world));
+    v[ARMCII_ADAPT_BUSY] = !quiet;
+    ARMCII_MPI(MPI_Allreduce(v, s, ARMCII_ADAPT_NSUM, MPI_LONG_LONG, MPI_SUM, armcii_state.world));
     long long due = (long long)armcii_state.nproc * armcii_state.cfg.adapt_interval * 1000;
-    if (s[A_BUSY] > 0 || s[A_T] < due || s[A_T] <= 0)
+    if (s[ARMCII_ADAPT_BUSY] > 0 || s[ARMCII_ADAPT_T] < due || s[ARMCII_ADAPT_T] <= 0)
         return; /* keep measuring */
     char why[256];
-    int on = decide(s, why, sizeof why);
+    int on = armcii_adapt_decide(s, why, sizeof why);
     PS.decisions++;
     log_decision(s, on, why);
     if (on != PS.redirect) {

@@ -1,0 +1,116 @@
+/* The automatic redirection rule (src/progress/progress_adapt.c) on
+ * synthetic interval sums, no MPI: the thresholds of the model, the ratio
+ * clamp, and the measured comparison in communication-dense intervals
+ * (first dense interval keeps "on", the second probes "off", the cheaper
+ * measured setting wins while fresh, a stale figure is probed again, and
+ * near-equal costs do not flip).  Each step feeds one interval as the
+ * library would and applies the returned setting. */
+#include <stdio.h>
+#include <string.h>
+#include "../../src/progress/progress.h"
+
+#define PS armcii_progress_state
+static int failures;
+
+#define FAILIF(c, ...) do { if (c) { failures++; fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+/* One interval: T, T_comm, W, C in microseconds, ghostable calls and the
+ * time in them.  Returns the decided setting and applies it. */
+static int step(long long t, long long comm, long long w, long long c, long long calls,
+                long long gtime, const char *what, int want)
+{
+    long long s[ARMCII_ADAPT_NSUM] = {0};
+    s[ARMCII_ADAPT_T] = t;
+    s[ARMCII_ADAPT_COMM] = comm;
+    s[ARMCII_ADAPT_WAIT] = w;
+    s[ARMCII_ADAPT_CONG] = c;
+    s[ARMCII_ADAPT_GCALLS] = calls;
+    s[ARMCII_ADAPT_GTIME] = gtime;
+    char why[256];
+    int on = armcii_adapt_decide(s, why, sizeof why);
+    FAILIF(on != want, "%s: from %s decided %s, expected %s (%s)", what,
+           PS.redirect ? "on" : "off", on ? "on" : "off", want ? "on" : "off", why);
+    PS.decisions++;
+    PS.redirect = on;
+    return on;
+}
+
+static const char *no_env(const char *name)
+{
+    (void)name;
+    return NULL; /* the defaults, whatever the test's environment says */
+}
+
+static void reset(int redirect)
+{
+    PS.redirect = redirect;
+    PS.decisions = 0;
+    PS.dense_at[0] = PS.dense_at[1] = -1;
+    PS.dense_n = PS.dense_run = 0;
+}
+
+int main(void)
+{
+    char err[256];
+    if (armcii_config_parse(&armcii_state.cfg, no_env, NULL, NULL, err, sizeof err)) {
+        fprintf(stderr, "test_adapt_decide: default configuration rejected: %s\n", err);
+        return 1;
+    }
+    armcii_config_t *c = &armcii_state.cfg;
+    FAILIF(c->adapt_cr_low != 50 || c->adapt_cr_high != 80 || c->adapt_reprobe != 8,
+           "defaults changed: CR_LOW %d CR_HIGH %d REPROBE %d (this test assumes 50/80/8)",
+           c->adapt_cr_low, c->adapt_cr_high, c->adapt_reprobe);
+
+    /* The model. */
+    reset(0);
+    step(100000, 40000, 30000, 0, 100, 40000, "computing, waiting on targets", 1);
+    step(100000, 10000, 0, 1000, 100, 5000, "computing, ghost keeps up", 1);
+    step(100000, 60000, 0, 30000, 100, 60000, "ghost congested, CR 60%", 0);
+    step(100000, 60000, 2000, 0, 100, 60000, "off, little waiting", 0);
+    /* Rounding: T_comm 3 us above T must read as 100%, not above a
+     * threshold of 100% (the off->on test would never hold). */
+    c->adapt_cr_low = 100;
+    c->adapt_wait_on = 0;
+    reset(0);
+    c->adapt_reprobe = 0; /* model only */
+    step(100000, 100003, 100000, 0, 10, 100003, "off, all in calls, CR_LOW 100", 1);
+    c->adapt_cr_low = 50;
+    c->adapt_wait_on = 10;
+
+    /* Dense intervals: ghost path 250 us a call, direct 1400. */
+    c->adapt_reprobe = 8;
+    reset(1);
+    step(100000, 99000, 0, 70000, 400, 100000, "first dense interval", 1);
+    step(100000, 99000, 0, 70000, 400, 100000, "second dense interval probes off", 0);
+    step(100000, 99900, 99000, 0, 70, 98000, "off measured 1400 us > 250 us", 1);
+    for (int i = 0; i < 6; i++)
+        step(100000, 99000, 0, 70000, 400, 100000, "on while off's figure is fresh", 1);
+    step(100000, 10000, 30000, 0, 100, 5000, "a computing interval between", 1);
+    step(100000, 99000, 0, 70000, 400, 100000, "dense again: off's figure 7 dense old", 1);
+    step(100000, 99000, 0, 70000, 400, 100000, "off's figure 8 dense old: probe", 0);
+
+    /* Off cheaper (direct 100 us, ghost 250 us): stays off. */
+    reset(1);
+    step(100000, 99000, 0, 70000, 400, 100000, "first dense", 1);
+    step(100000, 99000, 0, 70000, 400, 100000, "probe off", 0);
+    step(100000, 99000, 1000, 0, 990, 99000, "off measured 100 us < 250 us", 0);
+    step(100000, 99000, 1000, 0, 990, 99000, "off stays", 0);
+
+    /* Near-equal (5% apart): the current setting is kept either way. */
+    reset(1);
+    step(100000, 99000, 0, 10000, 1000, 99000, "first dense, 99 us", 1);
+    step(100000, 99000, 0, 10000, 1000, 99000, "probe off", 0);
+    step(100000, 99000, 1000, 0, 950, 99000, "off 104 us vs on 99 us", 0);
+
+    /* ARMCI_ADAPT_REPROBE=0: the model alone (dense -> off, stays off). */
+    c->adapt_reprobe = 0;
+    reset(1);
+    step(100000, 99000, 0, 70000, 400, 100000, "model only: dense", 0);
+    step(100000, 99900, 99000, 0, 70, 98000, "model only: off stays off", 0);
+
+    if (failures)
+        fprintf(stderr, "FAIL test_adapt_decide: %d check(s) failed\n", failures);
+    else
+        printf("PASS test_adapt_decide\n");
+    return failures != 0;
+}
