@@ -194,10 +194,11 @@ __attribute__((noreturn)) static void serve(void)
      * yields when idle (Open MPI does on such nodes), each poll already
      * does, and polling on is fastest: everyone waiting in MPI hands the
      * core around at once (benchmarks/results/bench_async.ghosts.txt,
-     * pinned: osc ucx strided accumulate 0.44 ms, 5.3 ms with naps).  If it spins, a ghost that merely yielded would
-     * wait for a spinning origin's time slice to end: it naps
-     * ARMCI_PROGRESS_USLEEP (10 us) instead, and the wakeup preempts.  An
-     * explicit ARMCI_PROGRESS_USLEEP always wins. */
+     * pinned: osc ucx strided accumulate 0.44 ms, 5.3 ms with naps).  If
+     * MPI spins, a ghost that merely yielded would wait for a spinning
+     * origin's time slice to end: it naps ARMCI_PROGRESS_USLEEP (10 us)
+     * instead, and the wakeup preempts.  An explicit ARMCI_PROGRESS_USLEEP
+     * always wins. */
     const char *us = getenv("ARMCI_PROGRESS_USLEEP");
     long nap_us = us ? atol(us)
                   : PS.node_procs > sysconf(_SC_NPROCESSORS_ONLN) && !armcii_mpi_yields_when_idle()

@@ -65,7 +65,6 @@
 
 #define PS armcii_progress_state
 
-
 /* The other setting must have been this much cheaper per call to win: a
  * margin against noise, so near-equal paths do not flip. */
 #define DENSE_GAIN 0.9
@@ -117,7 +116,8 @@ static long long usec(double s) { return (long long)(s * 1e6 + 0.5); }
 static int model(const long long *s, char *why, size_t len)
 {
     const armcii_config_t *c = &armcii_state.cfg;
-    double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM], wt = (double)s[ARMCII_ADAPT_WAIT];
+    double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM];
+    double wt = (double)s[ARMCII_ADAPT_WAIT];
     /* Each process rounds its sums to microseconds: in an interval spent
      * entirely in calls T_comm may exceed T by a few, and a ratio above
      * 100% would fail a threshold of 100%. */
@@ -146,8 +146,8 @@ static int model(const long long *s, char *why, size_t len)
  * overload their ghost.  That premise fails where the direct path itself
  * waits for software progress in such a phase (Open MPI 4.1's osc ucx
  * serves others' atomics only from its progress engine, which RMA calls
- * do not run: bench_multiphase's communication phase took 3.7 s off and
- * 0.9 s on).  So both settings are measured there: each dense interval
+ * do not run: bench_multiphase's communication phase took 3.0 s off and
+ * 0.8 s on).  So both settings are measured there: each dense interval
  * records the mean time of a ghostable call under the current setting,
  * and while the other setting's figure is fresh (measured at most
  * ARMCI_ADAPT_REPROBE dense intervals ago: dense phases of an iterative
@@ -194,7 +194,8 @@ static void log_decision(const long long *s, int on, const char *why)
     double comm = (double)s[ARMCII_ADAPT_COMM] / np / 1e6;
     armcii_log(1, "adapt: decision %ld: interval %.3f s, per process T_comm %.4f s, T_comp "
                "%.4f s, W %.4f s, C %.4f s (%s): redirection %s%s", PS.decisions, t, comm,
-               t - comm, (double)s[ARMCII_ADAPT_WAIT] / np / 1e6, (double)s[ARMCII_ADAPT_CONG] / np / 1e6, why,
+               t - comm, (double)s[ARMCII_ADAPT_WAIT] / np / 1e6,
+               (double)s[ARMCII_ADAPT_CONG] / np / 1e6, why,
                on ? "on" : "off", on != PS.redirect ? (on ? " (switched on)" : " (switched off)")
                                                     : " (kept)");
 }
@@ -207,7 +208,8 @@ static void sync_point(int quiet)
     double now = MPI_Wtime(), t0 = armcii_gmr_callop.t0; /* this call so far counts */
     armcii_lock(&PS.lock);
     v[ARMCII_ADAPT_T] = usec(now - PS.ivl.t0);
-    v[ARMCII_ADAPT_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0) : 0));
+    double since = t0 > PS.ivl.t0 ? t0 : PS.ivl.t0;
+    v[ARMCII_ADAPT_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - since : 0));
     v[ARMCII_ADAPT_WAIT] = usec(PS.ivl.wait);
     v[ARMCII_ADAPT_CONG] = usec(PS.ivl.cong);
     v[ARMCII_ADAPT_GTIME] = usec(PS.ivl.gtime);
