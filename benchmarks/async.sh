@@ -37,9 +37,12 @@ run() { # label, build, launcher...
     shift 2
     for mode in on off; do
         echo "## $label, ARMCI_GHOST_ASYNC=$mode" >> "$out"
+        log=$out.log.tmp
         PIN_MAP="$pin" ARMCI_GHOST_ASYNC=$mode ARMCI_VIRTUAL_NODE_SIZE=1 \
             timeout 300 "$@" "$here/pin.sh" "$build/benchmarks/bench_async" $args \
-            2>&1 | grep -E 'median' >> "$out"
+            > "$log" 2>&1 || { cat "$log"; rm -f "$log"; echo "async.sh: $label failed" >&2; exit 1; }
+        grep -E '^# bench_async|median' "$log" >> "$out"
+        rm -f "$log"
     done
 }
 ompirun="mpiexec --allow-run-as-root --oversubscribe --bind-to none -n 4"

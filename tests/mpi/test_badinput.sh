@@ -18,18 +18,22 @@ check() {
     shift 3
     check_prog "$prog" "$name" "$call" "$reason" "$@"
 }
+# One run of case $name of program $p with the environment settings "$@":
+# sets out and rc.
+run_case() {
+    out=$(env "$@" timeout -k 5 60 $TEST_RUNNER $NPROCS $MPI_MCA "$p" "$name" 2>&1 </dev/null)
+    rc=$?
+}
 check_prog() {
     p=$1 name=$2 call=$3 reason=$4
     shift 4
     n=$((n + 1))
-    out=$(env "$@" timeout -k 5 60 $TEST_RUNNER $NPROCS $MPI_MCA "$p" "$name" 2>&1 </dev/null)
-    rc=$?
+    run_case "$@"
     # MPICH's launcher, under load, once tore the job down before it had
     # forwarded the aborting process's message (empty output, CI): an abort
     # with no output at all is run once more; the rerun must show it.
     if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && [ -z "$out" ]; then
-        out=$(env "$@" timeout -k 5 60 $TEST_RUNNER $NPROCS $MPI_MCA "$p" "$name" 2>&1 </dev/null)
-        rc=$?
+        run_case "$@"
     fi
     if [ $rc -eq 0 ]; then
         echo "FAIL badinput $name: exit status 0 (bad input accepted)"; fail=$((fail + 1))

@@ -8,18 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "../../src/progress/progress.h"
+#include "unit_check.h"
 
 #define PS armcii_progress_state
-static int failures;
-
-#define FAILIF(c, ...)                                                             \
-    do {                                                                           \
-        if (c) {                                                                   \
-            failures++;                                                            \
-            fprintf(stderr, __VA_ARGS__);                                          \
-            fputc('\n', stderr);                                                   \
-        }                                                                          \
-    } while (0)
 
 /* One interval: T, T_comm, W, C in microseconds, ghostable calls and the
  * time in them.  Returns the decided setting and applies it. */

@@ -6,18 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../../src/iov/iov.h"
-
-static int failures;
-#define CHECK(c, ...)                                                         \
-    do {                                                                      \
-        if (!(c)) {                                                           \
-            if (failures++ < 10) {                                            \
-                fprintf(stderr, "test_avl:%d: ", __LINE__);                   \
-                fprintf(stderr, __VA_ARGS__);                                 \
-                fputc('\n', stderr);                                          \
-            }                                                                 \
-        }                                                                     \
-    } while (0)
+#include "unit_check.h"
 
 typedef struct { uintptr_t lo, hi; } ival_t;
 

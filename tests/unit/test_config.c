@@ -3,13 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "../../src/common/common.h"
+#include "unit_check.h"
 
 static const char *const *fake_env;
 static int warnings;
 static char last_warning[256];
-static int failures;
-
-#define FAILIF(c, ...) do { if (c) { failures++; fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 static const char *fake_getenv(const char *name)
 {

@@ -4,17 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <iterator.h>
-
-static int failures;
-#define EXPECT(cond, ...)                                                                    \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            if (failures++ < 10) {                                                           \
-                fprintf(stderr, "test_stride_info: " __VA_ARGS__);                           \
-                fputc('\n', stderr);                                                         \
-            }                                                                                \
-        }                                                                                    \
-    } while (0)
+#include "unit_check.h"
 
 static void check(int levels, const int *stride, const int *count, char *base)
 {
@@ -23,22 +13,22 @@ static void check(int levels, const int *stride, const int *count, char *base)
     long total = 1;
     for (int i = 1; i <= levels; i++)
         total *= count[i];
-    EXPECT(armci_stride_info_size(&it) == total, "levels %d: size %d, expected %ld", levels,
+    CHECK(armci_stride_info_size(&it) == total, "levels %d: size %d, expected %ld", levels,
            armci_stride_info_size(&it), total);
     int idx[ARMCI_MAX_STRIDE_LEVEL] = {0};
     for (long k = 0; k < total; k++) {
         long off = 0;
         for (int i = 0; i < levels; i++)
             off += (long)idx[i] * stride[i];
-        EXPECT(armci_stride_info_has_more(&it), "levels %d: ended after %ld segments", levels,
+        CHECK(armci_stride_info_has_more(&it), "levels %d: ended after %ld segments", levels,
                k);
-        EXPECT(armci_stride_info_pos(&it) == k, "levels %d: pos %d, expected %ld", levels,
+        CHECK(armci_stride_info_pos(&it) == k, "levels %d: pos %d, expected %ld", levels,
                armci_stride_info_pos(&it), k);
-        EXPECT(armci_stride_info_seg_off(&it) == off, "levels %d seg %ld: offset %d, expected %ld",
+        CHECK(armci_stride_info_seg_off(&it) == off, "levels %d seg %ld: offset %d, expected %ld",
                levels, k, armci_stride_info_seg_off(&it), off);
-        EXPECT(armci_stride_info_seg_ptr(&it) == base + off, "levels %d seg %ld: pointer",
+        CHECK(armci_stride_info_seg_ptr(&it) == base + off, "levels %d seg %ld: pointer",
                levels, k);
-        EXPECT(armci_stride_info_seg_size(&it) == count[0], "levels %d: seg size %d", levels,
+        CHECK(armci_stride_info_seg_size(&it) == count[0], "levels %d: seg size %d", levels,
                armci_stride_info_seg_size(&it));
         armci_stride_info_next(&it);
         for (int i = 0; i < levels; i++) {
@@ -47,7 +37,7 @@ static void check(int levels, const int *stride, const int *count, char *base)
             idx[i] = 0;
         }
     }
-    EXPECT(!armci_stride_info_has_more(&it), "levels %d: more than %ld segments", levels,
+    CHECK(!armci_stride_info_has_more(&it), "levels %d: more than %ld segments", levels,
            total);
     armci_stride_info_destroy(&it);
 }

@@ -8,18 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../src/iov/iov.h"
-
-static int failures;
-#define CHECK(c, ...)                                                         \
-    do {                                                                      \
-        if (!(c)) {                                                           \
-            if (failures++ < 10) {                                            \
-                fprintf(stderr, "test_strided_iter:%d: ", __LINE__);          \
-                fprintf(stderr, __VA_ARGS__);                                 \
-                fputc('\n', stderr);                                          \
-            }                                                                 \
-        }                                                                     \
-    } while (0)
+#include "unit_check.h"
 
 /* Reference: offsets of every block by an odometer over all levels. */
 static long reference(int levels, const int count[], const int s[], ptrdiff_t *out)

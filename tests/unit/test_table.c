@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../../src/gmr/gmr.h"
+#include "unit_check.h"
 
 #define NPROC 5
 #define MAXE 400
@@ -10,9 +11,6 @@
 typedef struct { uintptr_t base; size_t size; int live; } ref_t;
 static ref_t ref[NPROC][MAXE];
 static int nref[NPROC];
-static int failures;
-
-#define FAILIF(c, ...) do { if (c) { if (failures++ < 10) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } } while (0)
 
 static const ref_t *ref_find(int p, uintptr_t a)
 {
