@@ -13,7 +13,8 @@
 # (what a node with a core per process gives).  PIN=none runs unpinned.
 #
 # usage: async.sh OMPI_BUILD [MPICH_BUILD] [REPS=7]
-# env: RESULTS (benchmarks/results), T_MS (100), K (10), PIN
+# env: RESULTS (benchmarks/results), T_MS (100), K (10), PIN, MPIEXEC
+#      (Open MPI's launcher, mpiexec; a bundle's, see mpi-bundle.sh)
 set -e
 ompi=${1:?usage: async.sh OMPI_BUILD [MPICH_BUILD] [REPS]}
 mpich=${2:-}
@@ -45,7 +46,7 @@ run() { # label, build, launcher...
         rm -f "$log"
     done
 }
-ompirun="mpiexec --allow-run-as-root --oversubscribe --bind-to none -n 4"
+ompirun="${MPIEXEC:-mpiexec} --allow-run-as-root --oversubscribe --bind-to none -n 4"
 run "Open MPI, stock components" "$ompi" $ompirun
 run "Open MPI, osc ucx" "$ompi" $ompirun --mca osc ucx
 run "Open MPI, osc pt2pt" "$ompi" $ompirun --mca osc pt2pt

@@ -16,8 +16,9 @@
 # env: OSCS ("pt2pt"), NP (6), VNODE (2 users per virtual node: with 1 ghost
 #      per node 6 ranks are 2 nodes x (2 users + 1 ghost)), RESULTS
 #      (benchmarks/results under the source tree), RUNNER (mpiexec ...),
-#      PLOT_ONLY (set: only redraw the plot from the kept reports), and
-#      bench_multiphase's MP_* variables.
+#      PLOT_ONLY (set: only redraw the plot from the kept reports), TAG
+#      (appended to the names of the reports and the plot: .7users for
+#      another setup), and bench_multiphase's MP_* variables.
 set -e
 build=${1:?usage: multiphase.sh BUILD_DIR [REPS]}
 reps=${2:-7}
@@ -29,8 +30,8 @@ panels=""
 for osc in ${OSCS:-pt2pt}; do
     panels="$panels $osc"
     [ -n "$PLOT_ONLY" ] && continue # redraw from the kept reports
-    out=$results/bench_multiphase.$osc.txt
-    log=$results/bench_multiphase.$osc.log.tmp
+    out=$results/bench_multiphase.$osc${TAG:-}.txt
+    log=$results/bench_multiphase.$osc${TAG:-}.log.tmp
     ops=${MP_COMM_OPS:-}
     [ -z "$ops" ] && { [ "$osc" = ucx ] && ops=200 || ops=2000; }
     {
@@ -54,13 +55,13 @@ n=$(echo $panels | wc -w)
 {
     echo "set terminal pngcairo size $((520 * n)),460 font ',10'"
     echo "set termoption noenhanced"
-    echo "set output '$results/bench_multiphase.png'"
+    echo "set output '$results/bench_multiphase${TAG:-}.png'"
     echo "set style data histograms; set style histogram rowstacked; set style fill solid 0.8 border -1"
     echo "set boxwidth 0.6; set grid y; set key outside bottom center horizontal font ',9'"
     echo "set ylabel 'seconds (median per phase)'; set yrange [0:*]"
     echo "set multiplot layout 1,$n title 'bench_multiphase: ghost redirection off / on / user-guided / automatic'"
     for osc in $panels; do
-        f=$results/bench_multiphase.$osc.txt
+        f=$results/bench_multiphase.$osc${TAG:-}.txt
         names=$(awk '$1 == "mode" { for (i = 2; i <= NF - 3; i++) print $i; exit }' "$f")
         # the table's rows only (the per-step settings below start alike)
         awk '$1 == "mode" { t = 1; next } /^#/ { t = 0 } t' "$f" > "$gp.$osc.dat"
@@ -76,5 +77,5 @@ n=$(echo $panels | wc -w)
     done
     echo "unset multiplot"
 } > "$gp"
-gnuplot "$gp" && echo "multiphase.sh: wrote $results/bench_multiphase.png" >&2
+gnuplot "$gp" && echo "multiphase.sh: wrote $results/bench_multiphase${TAG:-}.png" >&2
 rm -f "$gp" "$gp".*.dat
