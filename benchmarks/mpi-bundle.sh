@@ -20,8 +20,10 @@ multi=/usr/lib/x86_64-linux-gnu
 rm -rf "$dir"
 mkdir -p "$dir/lib" "$dir/bin" "$dir/root/usr/bin" "$dir/root/usr/share" "$dir/root$multi"
 cp -a "$multi/openmpi" "$multi/pmix2" "$dir/root$multi/"
-# PMIx's parameter file names its plugins by absolute path, which on the
-# other machine may hold another PMIx: its relocated default finds them
+# PMIx's parameter file names its plugins by absolute path.  Where the
+# other machine has a PMIx of its own there, PMIx still tries those plugins
+# and reports that they fail to load (seen on the lent machines); it runs
+# without them (no compression of launch data).
 sed -i '/^mca_base_component_path/d' "$dir/root$multi/pmix2/share/pmix-mca-params.conf"
 cp -a /usr/share/openmpi "$dir/root/usr/share/"
 # Debian's defaults (osc ucx and pt2pt off unless asked for, btl ofi off)
