@@ -35,8 +35,7 @@ typedef struct {
     double comm;  /* in timed library calls (T_comm) */
     double wait;  /* W: calls ghosts would serve, on the direct path, beyond their unloaded cost */
     double cong;  /* C: calls redirected to ghosts beyond their unloaded cost */
-    double gtime; /* in calls ghosts would serve (either path), and their number */
-    long gcalls;
+    long gcalls;  /* calls ghosts would serve (either path) */
 } armcii_adapt_ivl_t;
 
 /* ---- module state: the one global of src/progress ---- */
@@ -125,7 +124,7 @@ void armcii_adapt_phase(int mode);
 /* An interval's sums over the world (microseconds; calls and busy flags
  * counted), as one allreduce carries them. */
 enum { ARMCII_ADAPT_T, ARMCII_ADAPT_COMM, ARMCII_ADAPT_WAIT, ARMCII_ADAPT_CONG,
-       ARMCII_ADAPT_GTIME, ARMCII_ADAPT_GCALLS, ARMCII_ADAPT_BUSY, ARMCII_ADAPT_NSUM };
+       ARMCII_ADAPT_GCALLS, ARMCII_ADAPT_BUSY, ARMCII_ADAPT_NSUM };
 /* The setting the sums call for (1 on, 0 off), given the current one in
  * armcii_progress_state.redirect; records dense-interval costs; why gets
  * the rule that fired.  No MPI: unit-tested (tests/unit/test_adapt_decide). */

@@ -95,7 +95,6 @@ static void account(const armcii_gmr_callop_t *op, double dt)
         }
     }
     if (op->ghostable) { /* the interval's W and C: what a switch would change */
-        PS.ivl.gtime += dt;
         PS.ivl.gcalls++;
         if (path == ARMCII_PATH_GHOST)
             PS.ivl.cong += x;
