@@ -64,10 +64,10 @@ typedef struct {
     int redirect;              /* the current setting: 1 on, 0 off */
     armcii_adapt_ivl_t ivl;
     long decisions, switches;
-    /* per setting (0 off, 1 on): mean time of a ghostable call in the
-     * last communication-dense interval run with it, and that interval's
-     * number among the dense ones (-1: never); dense intervals so far,
-     * and in a row */
+    /* per setting (0 off, 1 on): library time (T_comm) per ghostable
+     * call in the last communication-dense interval run with it, and that
+     * interval's number among the dense ones (-1: never); dense intervals
+     * so far, and in a row */
     double dense_cost[2];
     long dense_at[2], dense_n, dense_run;
 } armcii_progress_state_t;

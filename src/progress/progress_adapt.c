@@ -39,8 +39,9 @@
  *    not one of computation where only a ghost gets the operations done:
  *    there a slow ghost still beats waiting for the targets);
  *  - in a communication-dense interval (CR >= CR_HIGH) the time in library
- *    calls per ghostable call is measured under each setting, and while the other
- *    setting's figure is fresh the cheaper one wins over the rules above;
+ *    calls per ghostable call is measured under each setting, and while
+ *    the other setting's figure is fresh the cheaper one wins over the
+ *    rules above;
  *    "off" is probed only in the second dense interval in a row (decide():
  *    the dense rule's premise is not true of every transport).
  * Hysteresis: CR_LOW < CR_HIGH, and W and C have their own thresholds; an
