@@ -8,6 +8,8 @@
 #define MP_PROCS(n) MPI_Comm_size(MPI_COMM_WORLD, (n))
 #define MP_MYID(me) MPI_Comm_rank(MPI_COMM_WORLD, (me))
 #define MP_TIMER MPI_Wtime
-#define GA_INIT(argc, argv) MPI_Init(&(argc), &(argv))
-#define ARMCI_INIT() ARMCI_Init()
+/* As in GA's own global/testing/mp3.h: these start GA or ARMCI, never MPI
+ * a second time (GA programs call MP_INIT first, then GA_INIT). */
+#define GA_INIT(argc, argv) GA_Initialize()
+#define ARMCI_INIT(argc, argv) ARMCI_Init()
 #endif

@@ -3,7 +3,10 @@
  * ARMCI over MPI: Global Arrays then never assumes that another process's
  * ARMCI addresses are mapped into its own address space.  SCOPE_NODE
  * collectives and ARMCI_Same_node are consistent with that choice.
- * Domain ids are process ranks, so an id out of range is a bad rank.
+ * Domain ids are process ranks, so an id out of range is a bad rank, except
+ * where classic ARMCI documents a negative domain id as "my domain"
+ * (armci_domain_nprocs, armci_domain_glob_proc_id): Global Arrays passes -1
+ * there (GA's pgtest, overlay and its main Fortran test do).
  */
 #include "armci_api.h"
 
@@ -17,9 +20,15 @@ static void check(const char *call, armci_domain_t domain, int id)
         armcii_error(call, "domain/process %d out of range [0, %d)", id, armcii_state.nproc);
 }
 
+/* A negative domain id names the caller's own domain (classic ARMCI). */
+static int mine_if_negative(int id)
+{
+    return id < 0 ? armcii_state.rank : id;
+}
+
 int armci_domain_nprocs(armci_domain_t domain, int id)
 {
-    check("armci_domain_nprocs", domain, id);
+    check("armci_domain_nprocs", domain, mine_if_negative(id));
     return 1;
 }
 
@@ -56,6 +65,7 @@ int ARMCI_Same_node(int proc)
 
 int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id)
 {
+    id = mine_if_negative(id);
     check("armci_domain_glob_proc_id", domain, id);
     if (loc_proc_id != 0)
         armcii_error("armci_domain_glob_proc_id", "domain %d has one process; local "

@@ -122,6 +122,12 @@ static void test_sel_tree_domain(void)
           armci_domain_id(ARMCI_DOMAIN_SMP, (me + 1) % np) == (me + 1) % np &&
           armci_domain_same_id(ARMCI_DOMAIN_SMP, me) && ARMCI_Same_node(me) &&
           (np == 1 || !ARMCI_Same_node((me + 1) % np)), "domains");
+    /* Classic ARMCI: a negative domain id is the caller's own domain (GA's
+     * pgtest, overlay and test.x pass -1 to armci_domain_nprocs). */
+    CHECK(armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1) == 1 &&
+          armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, -1, 0) == me,
+          "negative domain id: nprocs %d, glob_proc_id %d",
+          armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1), armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, -1, 0));
 }
 
 static void test_groups_msg(void)
