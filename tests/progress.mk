@@ -12,6 +12,9 @@ UNIT_SHELL_TESTS += tests/unit/test_ghost_defs.sh
 tests_mpi_test_ghost_acc_LDADD = libarmci_core.la
 MPI_TESTS += tests/mpi/test_ghost_regions
 tests_mpi_test_ghost_regions_LDADD = libarmci_core.la
+# more than 32 pools, freed-slice reuse, the full-pool fallback
+MPI_TESTS += tests/mpi/test_ghost_pools
+tests_mpi_test_ghost_pools_LDADD = libarmci_core.la
 # ghost build: a user that dies without MPI_Finalize takes the job down
 check_PROGRAMS += tests/mpi/ghost_userdeath
 tests_mpi_ghost_userdeath_LDADD = $(TEST_LIBS)

@@ -18,6 +18,7 @@
 #ifndef ARMCI_GHOST_H
 #define ARMCI_GHOST_H
 
+#include <stdint.h>
 #include "../common/common.h"
 
 /* Ghost-reachable memory: pools.  Each pool is one window over the real
@@ -26,7 +27,14 @@
  * exposes 0 bytes in it, a ghost exposes its bound users' partitions back
  * to back.  A user's regions are carved out of its own partitions, so a
  * region costs the ghosts nothing: no command, no attachment, no window. */
-#define ARMCII_GHOST_MAX_POOLS 40
+#define ARMCII_GHOST_MAX_POOLS 64
+/* A region records the pools holding its slices as a bit set of this type
+ * (gmr_ghost.c), so the pool count may not exceed its bits. */
+typedef uint64_t armcii_ghost_poolset_t;
+_Static_assert(ARMCII_GHOST_MAX_POOLS <= 64, "a pool set must hold every pool");
+/* Later pools double, up to this multiple of the first partition: doubling
+ * without a bound would make the 64th pool 2^63 times the first. */
+#define ARMCII_GHOST_POOL_GROWTH_CAP 16
 #define ARMCII_GHOST_ALIGN 64
 
 typedef struct armcii_ghost_free {
@@ -101,7 +109,8 @@ void armcii_ghost_die(const char *fmt, const char *detail, long value);
 
 /* ---- pools (ghost_pool.c) ---- */
 /* Collective over every user and ghost: a new pool whose partitions hold at
- * least min_part bytes (and at least twice the last one). */
+ * least min_part bytes (and twice the last one, up to the growth cap). The
+ * caller checks that a pool is left (PS.npools < ARMCII_GHOST_MAX_POOLS). */
 void armcii_ghost_pool_grow(size_t min_part);
 /* User: carve size > 0 bytes out of my partitions; 0, or -1 when none has room. */
 int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s);

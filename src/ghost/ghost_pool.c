@@ -97,6 +97,8 @@ void armcii_ghost_pool_grow(size_t min_part)
     if (PS.npools == ARMCII_GHOST_MAX_POOLS)
         armcii_error("ARMCI_Malloc", "ghost memory pools exhausted (%d pools)", PS.npools);
     size_t part = PS.npools ? 2 * PS.pool[PS.npools - 1].part : PS.pool_first;
+    if (part > ARMCII_GHOST_POOL_GROWTH_CAP * PS.pool_first)
+        part = ARMCII_GHOST_POOL_GROWTH_CAP * PS.pool_first;
     if (part < min_part + ARMCII_GHOST_ALIGN)
         part = min_part + ARMCII_GHOST_ALIGN;
     part = page_round(part);

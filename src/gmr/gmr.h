@@ -391,6 +391,8 @@ void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
 int armcii_gmr_comm_count(void);
 
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
+/* Ghost memory pools in use (for tests; 0 without ghosts or in other builds). */
+int armcii_gmr_ghost_pools(void);
 #ifdef ARMCII_GHOSTS
 /* Collective over g->comm: 1 when the ghost layer provides the memory of g
  * (then *mem is my slice, NULL for size 0, and g->win is created with

@@ -33,7 +33,7 @@ typedef struct {
     armcii_ghost_slice_t mine; /* my slice (ptr NULL: empty) */
     size_t size;
     long *where;               /* by group rank: {ghost in pworld, pool, displacement} */
-    unsigned pools;            /* the pools holding the region's slices (fences) */
+    armcii_ghost_poolset_t pools; /* the pools holding the region's slices (fences) */
 } ghost_region_t;
 
 enum { W_GHOST, W_POOL, W_DISP, W_N };
@@ -52,6 +52,8 @@ void armcii_gmr_ghost_init(void)
 void armcii_gmr_ghost_finalize(void) {}
 
 int armcii_gmr_ghost_usable(void) { return PS.ghosts_on; }
+
+int armcii_gmr_ghost_pools(void) { return PS.ghosts_on ? PS.npools : 0; }
 
 /* Redirection of g on or off; contiguous put/get to ghosts close the fast
  * path (gmr_xfer.c), which never translates. */
@@ -80,7 +82,7 @@ static int carve_slices(armcii_gmr_t *g, ghost_region_t *pr)
     ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, g->comm));
     if (all)
         return 1;
-    if (g->size == armcii_state.nproc) {
+    if (g->size == armcii_state.nproc && PS.npools < ARMCII_GHOST_MAX_POOLS) {
         /* Every user is here, in the same order: grow the pools with the
          * ghosts, so that the largest unmet slice fits. */
         unsigned long need = ok ? 0 : pr->size;
@@ -93,7 +95,9 @@ static int carve_slices(armcii_gmr_t *g, ghost_region_t *pr)
     }
     if (ok && pr->size)
         armcii_ghost_pool_free(&pr->mine, pr->size);
-    armcii_warn_once("a group allocation found the ghost pool full; its region is not "
+    /* A group cannot grow the pools (every user and ghost must join), and
+     * the pool table may be full: the region keeps the direct path. */
+    armcii_warn_once("an allocation found the ghost pools full; its region is not "
                      "redirected to ghosts (raise ARMCI_GHOST_POOL_SIZE)");
     return 0;
 }
@@ -129,7 +133,7 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     long mine[W_N] = {PS.my_ghost, pr->size ? pr->mine.pool : 0, (long)pr->mine.gdisp};
     ARMCII_MPI(MPI_Allgather(mine, W_N, MPI_LONG, pr->where, W_N, MPI_LONG, g->comm));
     for (int r = 0; r < g->size; r++)
-        pr->pools |= 1u << pr->where[r * W_N + W_POOL];
+        pr->pools |= (armcii_ghost_poolset_t)1 << pr->where[r * W_N + W_POOL];
     int osc = armcii_win_component(g->win);
     g->ghost_classes = armcii_software_classes(osc);
     set_async(g, !armcii_gmr_state.phase_off);

@@ -1,0 +1,118 @@
+/*
+ * Ghost memory pools at their limits.  With a first partition of one page
+ * (ARMCI_GHOST_POOL_SIZE=4096 unless set) and regions of 40 KiB, every
+ * world allocation needs a new pool (later pools double up to 16 pages),
+ * so the pool table fills: the test checks that
+ *  - the pools grow past 32 (a region records its pools in a bit set,
+ *    which was a 32-bit unsigned: pool 32 and up shifted out of range and
+ *    fences skipped those pools) and up to the table's 64;
+ *  - a freed slice is reused by the next allocation of its size (no new
+ *    pool);
+ *  - once the table is full, allocations still succeed and keep the
+ *    direct path (the full-pool fallback);
+ *  - every region, in every pool, carries accumulates and puts from every
+ *    rank exactly, completed by ARMCI_Fence (which flushes a region's
+ *    pools through that bit set) and ARMCI_Barrier.
+ * In other builds there are no pools and the same writes are checked.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <armci.h>
+#include "../testutil.h"
+
+int armcii_gmr_ghost_pools(void); /* src/gmr/gmr.h */
+
+#define NREG 80
+#define REG_BYTES (40 * 1024)
+#define MAX_POOLS 64 /* ARMCII_GHOST_MAX_POOLS */
+
+static int me, np;
+
+static void **alloc_region(void)
+{
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    if (!ptr || ARMCI_Malloc(ptr, REG_BYTES))
+        CHECK(0, "ARMCI_Malloc of %d bytes failed", REG_BYTES);
+    memset(ptr[me], 0, REG_BYTES);
+    return ptr;
+}
+
+/* Every rank adds me+1 into slot 0 at (i+me)%np and puts its rank into slot
+ * 1+me at (i+1)%np, fencing each target before the barrier. */
+static void write_region(void **ptr, int i)
+{
+    double one = 1.0, mine = me, scale = me + 1;
+    int t = (i + me) % np, u = (i + 1) % np;
+    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, ptr[t], sizeof(double), t);
+    ARMCI_Put(&mine, (double *)ptr[u] + 1 + me, sizeof(double), u);
+    ARMCI_Fence(t);
+    ARMCI_Fence(u);
+}
+
+static void check_region(void **ptr, int i)
+{
+    const double *d = ptr[me];
+    double want = 0;
+    for (int r = 0; r < np; r++)
+        if ((i + r) % np == me)
+            want += r + 1;
+    CHECK(d[0] == want, "region %d: slot 0 = %g, expected %g", i, d[0], want);
+    if ((i + 1) % np == me)
+        for (int r = 0; r < np; r++)
+            CHECK(d[1 + r] == r, "region %d: slot %d = %g, expected %d", i, 1 + r, d[1 + r], r);
+}
+
+int main(int argc, char **argv)
+{
+    setenv("ARMCI_GHOST_POOL_SIZE", "4096", 0); /* read by the ghost layer's MPI_Init */
+    MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    tu_name = "test_ghost_pools";
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    int real_np;
+    PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
+    int ghosts = real_np > np && armcii_gmr_ghost_pools() > 0;
+    void **reg[NREG];
+    int i;
+    for (i = 0; i < 8; i++)
+        reg[i] = alloc_region();
+    /* A freed slice is found again: no new pool for a region of its size. */
+    int before = armcii_gmr_ghost_pools();
+    ARMCI_Free(reg[3][me]);
+    free(reg[3]);
+    reg[3] = alloc_region();
+    CHECK(armcii_gmr_ghost_pools() == before, "reallocating a freed 40 KiB slice grew the "
+          "pools from %d to %d", before, armcii_gmr_ghost_pools());
+    int full_at = -1;
+    for (; i < NREG; i++) {
+        reg[i] = alloc_region();
+        if (full_at < 0 && armcii_gmr_ghost_pools() == MAX_POOLS)
+            full_at = i;
+    }
+    if (ghosts) {
+        CHECK(armcii_gmr_ghost_pools() == MAX_POOLS, "%d pools after %d allocations of 40 KiB "
+              "from a one-page first pool, expected the table's %d", armcii_gmr_ghost_pools(),
+              NREG, MAX_POOLS);
+        CHECK(full_at >= 0 && full_at < NREG - 4, "the pool table filled at region %d of %d: "
+              "too late to test the full-pool fallback", full_at, NREG);
+    } else {
+        CHECK(armcii_gmr_ghost_pools() == 0, "%d ghost pools without ghosts",
+              armcii_gmr_ghost_pools());
+    }
+    ARMCI_Barrier();
+    for (i = 0; i < NREG; i++)
+        write_region(reg[i], i);
+    ARMCI_Barrier();
+    for (i = 0; i < NREG; i++)
+        check_region(reg[i], i);
+    ARMCI_Barrier();
+    for (i = 0; i < NREG; i++) {
+        ARMCI_Free(reg[i][me]);
+        free(reg[i]);
+    }
+    ARMCI_Finalize();
+    int rc = tu_finish();
+    MPI_Finalize();
+    return rc;
+}
