@@ -13,3 +13,21 @@ ompi_only() {
     *) echo "SKIP: this Open MPI has no osc/$1"; exit 77 ;;
     esac
 }
+
+# A probe that timed out proves nothing by itself (a loaded machine is slow
+# too): where a reproducer hangs, the library must act on the quirk that
+# routes around the hang.  require_quirk NAME OSC fails the test unless
+# armci-info, run under osc component OSC, shows quirk NAME in force.
+require_quirk() {
+    info=${TESTS_BUILDDIR:-tests}/../armci-info
+    out=$(timeout -k 5 60 ${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n} 2 \
+          --mca osc "$2" "$info" 2>&1)
+    if printf '%s\n' "$out" | sed -n "/^  $1 *:/,/in force/p" |
+        grep -q "in force in this run: yes"; then
+        echo "the library acts on $1 under osc/$2 (armci-info)"
+    else
+        echo "FAIL: the reproducer hangs under osc/$2 but the library does not act on $1:"
+        printf '%s\n' "$out" | sed -n "/^  $1 *:/,/in force/p"
+        exit 1
+    fi
+}

@@ -14,22 +14,38 @@ fi
 fail=0
 for how in exit kill; do
     t0=$(date +%s)
-    out=$(timeout -k 5 50 $runner "$np" $MPI_MCA "$dir/ghost_userdeath" $how 2>&1 </dev/null)
+    # argv[2] (ignored by the program) marks this job's processes for pgrep:
+    # make check-ghost may run this script in two modes at once
+    out=$(timeout -k 5 50 $runner "$np" $MPI_MCA "$dir/ghost_userdeath" $how "tag$$" 2>&1 </dev/null)
     rc=$?
     dt=$(($(date +%s) - t0))
+    sleep 1
+    left=$(pgrep -f "ghost_userdeath $how tag$$" | tr '\n' ' ')
     # 137 is also the status of a job whose rank was killed: judge a hang by
     # the time (the limit is 50 s, the survivors sleep 60 s)
     if [ $rc -eq 0 ] || [ $dt -ge 45 ]; then
         echo "FAIL ghost_userdeath $how: exit status $rc after $dt s (job not taken down)"
         fail=1
-    elif ! printf '%s\n' "$out" | grep -q "ended without MPI_Finalize; aborting the job" &&
-        [ $how = exit ]; then
-        # killed: the launcher may end the job first; a plain exit is ours
+    elif [ -n "$left" ]; then
+        echo "FAIL ghost_userdeath $how: processes left behind: $left"
+        pkill -9 -f "ghost_userdeath $how tag$$"
+        fail=1
+    elif [ $how = exit ] &&
+        ! printf '%s\n' "$out" | grep -q "ended without MPI_Finalize; aborting the job"; then
+        # a plain exit leaves the launcher nothing to see: only the ghost ends the job
         echo "FAIL ghost_userdeath $how: the ghost's message is missing; output:"
         printf '%s\n' "$out" | head -8
         fail=1
+    elif [ $how = kill ] && { [ $dt -gt 15 ] || ! printf '%s\n' "$out" |
+        grep -qE "ended without MPI_Finalize; aborting the job|signal 9|SIGNAL: 9"; }; then
+        # killed: the ghost or the launcher ends the job, whichever sees it
+        # first, within 10 s of the death (15 s from launch on this host)
+        # and with a message that names the death
+        echo "FAIL ghost_userdeath $how: $dt s, exit status $rc, and no message naming the death; output:"
+        printf '%s\n' "$out" | head -8
+        fail=1
     else
-        echo "ok   ghost_userdeath $how: job ended in $dt s, exit status $rc"
+        echo "ok   ghost_userdeath $how: job ended in $dt s, exit status $rc, nothing left behind"
     fi
 done
 exit $fail
