@@ -1,0 +1,147 @@
+#!/bin/sh
+# Builds Global Arrays from a source tree on an installed libarmci (GA's
+# `--with-armci=PREFIX`, the way GA users and NWChem's ARMCI_NETWORK=ARMCI
+# build it), or on one of GA's own runtimes for comparison, and runs GA's
+# own `make check` in the transport modes that apply.  Nothing is
+# downloaded: GA_SRC is a GA source tree (a release or a git checkout; the
+# git tree has no configure, so it is regenerated with Debian's
+# `autoreconf -fi` in a copy, never in GA_SRC itself).
+#
+# usage: tools/apps/ga.sh [options] GA_SRC [ARMCI_PREFIX]
+#   -r RUNTIME  armci (default; ARMCI_PREFIX required), ghost (ARMCI_PREFIX
+#               is a --enable-ghost-progress install), mpi-ts, mpi-pr (GA's
+#               own runtimes, built from the same tree)
+#   -m MPI      ompi (Debian Open MPI, default), mpich (Debian MPICH), or the
+#               prefix of another MPI installation (PREFIX/bin/mpicc, ...)
+#   -M MODES    modes to run `make check` in; default: armci "on off vn2",
+#               ghost "ghost-on ghost-auto", GA runtimes "native"
+#   -n NPROCS   computing processes per test (default 4; ghost modes run
+#               2 virtual nodes of NPROCS/2 users + 1 ghost each; mpi-pr
+#               adds its progress rank)
+#   -T TESTS    run only these of GA's tests (paths as in GA's Makefile,
+#               e.g. "global/testing/test.x"); default: all that GA runs
+#   -B          build only (no `make check`)
+#   -j JOBS     parallel make jobs (default: nproc)
+# Environment: GA_WORK (cache of copies, builds and logs; default
+# $HOME/.cache/libarmci-apps), GA_TEST_TIMEOUT (seconds per test, 300).
+# Prints one summary line per mode and exits non-zero if a test that GA
+# runs failed in any mode, or if GA's configure missed an optional ARMCI
+# function.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+runtime=armci mpi=ompi modes="" nprocs=4 check=1 jobs=$(nproc) tests=""
+while getopts r:m:M:n:T:Bj: opt; do
+    case $opt in
+    r) runtime=$OPTARG ;; m) mpi=$OPTARG ;; M) modes=$OPTARG ;;
+    n) nprocs=$OPTARG ;; T) tests=$OPTARG ;; B) check=0 ;; j) jobs=$OPTARG ;;
+    *) sed -n '10,29p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { sed -n '10,29p' "$0"; exit 2; }
+ga_src=$(cd "$1" && pwd)
+armci_prefix=${2:-}
+case $runtime in
+armci | ghost)
+    [ -n "$armci_prefix" ] && [ -f "$armci_prefix/include/armci.h" ] ||
+        { echo "ga.sh: runtime $runtime needs ARMCI_PREFIX with include/armci.h" >&2; exit 2; }
+    armci_prefix=$(cd "$armci_prefix" && pwd) ;;
+mpi-ts | mpi-pr) ;;
+*) echo "ga.sh: unknown runtime $runtime" >&2; exit 2 ;;
+esac
+
+. "$here/mpi-env.sh"
+mpi_env "$mpi"
+
+work=${GA_WORK:-$HOME/.cache/libarmci-apps}
+ver=$(basename "$ga_src")
+src=$work/src-$ver
+tag=$ver-$runtime-$mpi_tag
+build=$work/build-$tag
+mkdir -p "$work"
+
+# A private copy of the tree, regenerated once (GA_SRC stays untouched).
+if [ ! -x "$src/configure" ] || [ "$ga_src" -nt "$src/.copied" ]; then
+    rm -rf "$src" && mkdir -p "$src"
+    (cd "$ga_src" && tar -cf - --exclude=.git .) | (cd "$src" && tar -xf -)
+    if [ ! -x "$src/configure" ]; then
+        echo "ga.sh: regenerating GA's configure (autoreconf -fi)"
+        (cd "$src" && autoreconf -fi >autoreconf.log 2>&1) ||
+            { tail -20 "$src/autoreconf.log"; exit 1; }
+    fi
+    touch "$src/.copied"
+fi
+
+case $runtime in
+armci | ghost) net="--with-armci=$armci_prefix" ;;
+mpi-ts) net=--with-mpi-ts ;;
+mpi-pr) net=--with-mpi-pr ;;
+esac
+t0=$(date +%s)
+if [ ! -f "$build/.built" ]; then
+    rm -rf "$build" && mkdir -p "$build"
+    echo "ga.sh: configuring GA $ver ($runtime, $mpi_tag) in $build"
+    (cd "$build" && "$src/configure" $net --prefix="$build/install" \
+        MPICC="$MPICC" MPICXX="$MPICXX" MPIF77="$MPIFC" \
+        >configure.out 2>&1) || { tail -30 "$build/configure.out"; exit 1; }
+    echo "ga.sh: building (make -j$jobs)"
+    (cd "$build" && make -j"$jobs" >make.out 2>&1 && make install >install.out 2>&1) ||
+        { grep -E 'error|Error' "$build/make.out" | head -20; exit 1; }
+    echo "ga.sh: building GA's test programs"
+    (cd "$build" && make -j"$jobs" check TESTS= >make-check.out 2>&1) ||
+        { grep -E 'error|Error' "$build/make-check.out" | head -20; exit 1; }
+    echo $(($(date +%s) - t0)) >"$build/.built"
+fi
+echo "ga.sh: GA $ver ($runtime, $mpi_tag) built in $(cat "$build/.built") s: $build/install"
+
+# GA's configure probes six optional ARMCI functions; a drop-in ARMCI must
+# provide all of them (GA falls back to slower or missing features).
+if [ "$runtime" = armci ] || [ "$runtime" = ghost ]; then
+    missing=""
+    for f in GROUP_COMM INITIALIZED STRIDE_INFO_INIT NOTIFY MSG_INIT MSG_FINALIZE; do
+        grep -q "^#define HAVE_ARMCI_$f 1" "$build/config.h" || missing="$missing $f"
+    done
+    [ -z "$missing" ] || { echo "ga.sh: GA's configure did not find:$missing" >&2; exit 1; }
+    echo "ga.sh: GA's configure found all six optional ARMCI functions"
+fi
+[ "$check" = 1 ] || exit 0
+
+[ -n "$modes" ] || case $runtime in
+    armci) modes="on off vn2" ;; ghost) modes="ghost-on ghost-auto" ;; *) modes=native ;;
+esac
+status=0
+for mode in $modes; do
+    np=$nprocs
+    unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE
+    case $mode in
+    on | off) export ARMCI_NODE_LOCAL=$mode ;;
+    vn2) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=2 ;;
+    ghost-on | ghost-off | ghost-auto)
+        export ARMCI_VIRTUAL_NODE_SIZE=$((nprocs / 2)) ARMCI_GHOSTS_PER_NODE=1 \
+            ARMCI_GHOST_ASYNC=${mode#ghost-}
+        np=$((nprocs + 2)) ;;
+    native) [ "$runtime" = mpi-pr ] && np=$((nprocs + 1)) ;;
+    *) echo "ga.sh: unknown mode $mode" >&2; exit 2 ;;
+    esac
+    logs=$work/logs-$tag/$mode
+    rm -rf "$logs" && mkdir -p "$logs"
+    set -- # a TESTS override that keeps its spaces
+    [ -z "$tests" ] || set -- "TESTS=$tests"
+    t0=$(date +%s)
+    (cd "$build" && GA_MPIEXEC="$MPIEXEC" GA_NPROCS=$np \
+        make -k check LOG_COMPILER="$here/ga-runner.sh" "$@" \
+        >"$logs/make-check.out" 2>&1) || true
+    secs=$(($(date +%s) - t0))
+    cp "$build/test-suite.log" "$logs/" 2>/dev/null || true
+    find "$build" -name '*.log' -path '*testing*' -newer "$logs/make-check.out" \
+        -exec cp {} "$logs/" \; 2>/dev/null || true
+    counts=$(grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$logs/make-check.out" |
+        sed 's/^# //; s/: */ /' | tr '\n' ' ')
+    fails=$(grep -E '^(FAIL|ERROR|XPASS): ' "$logs/make-check.out" | sed 's/^[A-Z]*: //' | tr '\n' ' ')
+    echo "ga.sh: GA $ver $runtime $mpi_tag mode $mode ($np ranks, $secs s): $counts${fails:+ failed: $fails}"
+    case $counts in
+    *"TOTAL "*) echo "$counts" | grep -qE '(^| )(FAIL|ERROR|XPASS) [1-9]' && status=1 ;;
+    *) echo "ga.sh: no test summary; see $logs/make-check.out" >&2; status=1 ;;
+    esac
+done
+exit $status

@@ -1,0 +1,26 @@
+# Sourced by tools/apps scripts: mpi_env MPI sets the compilers and the
+# launcher for one MPI.  MPI is "ompi" (Debian's Open MPI), "mpich"
+# (Debian's MPICH) or the prefix of another installation (PREFIX/bin/mpicc,
+# mpicxx, mpifort, mpiexec).  Sets MPICC MPICXX MPIFC MPIEXEC (the launcher
+# words before the rank count) and mpi_tag (a short name for directories).
+mpi_env() {
+    case $1 in
+    ompi)
+        MPICC=mpicc.openmpi MPICXX=mpicxx.openmpi MPIFC=mpif90.openmpi mpi_tag=ompi
+        MPIEXEC="mpiexec.openmpi --allow-run-as-root --oversubscribe -n" ;;
+    mpich)
+        MPICC=mpicc.mpich MPICXX=mpicxx.mpich MPIFC=mpif90.mpich mpi_tag=mpich
+        MPIEXEC="mpiexec.mpich -n" ;;
+    /*)
+        [ -x "$1/bin/mpicc" ] || { echo "mpi_env: no $1/bin/mpicc" >&2; return 2; }
+        MPICC=$1/bin/mpicc MPICXX=$1/bin/mpicxx MPIFC=$1/bin/mpifort
+        mpi_tag=$(basename "$1")
+        if [ -x "$1/bin/ompi_info" ]; then
+            MPIEXEC="$1/bin/mpiexec --allow-run-as-root --oversubscribe -n"
+        else
+            MPIEXEC="$1/bin/mpiexec -n"
+        fi ;;
+    *) echo "mpi_env: unknown MPI '$1' (ompi, mpich or an absolute prefix)" >&2; return 2 ;;
+    esac
+    export MPICC MPICXX MPIFC MPIEXEC
+}
