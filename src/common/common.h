@@ -64,6 +64,8 @@ int armcii_config_parse(armcii_config_t *cfg, const char *(*getenv_fn)(const cha
 void armcii_config_dump(const armcii_config_t *cfg, void *fp, int sources);
 /* Name of an ENUM field's current choice (for logs). */
 const char *armcii_config_choice(const char *var, int index);
+/* Whether variable var was set by the environment when cfg was parsed. */
+int armcii_config_from_env(const armcii_config_t *cfg, const char *var);
 
 /* ---- the one state struct of src/common ---- */
 typedef struct {

@@ -163,6 +163,14 @@ int armcii_config_parse(armcii_config_t *cfg, const char *(*getenv_fn)(const cha
     return 0;
 }
 
+int armcii_config_from_env(const armcii_config_t *cfg, const char *var)
+{
+    for (size_t i = 0; i < CFG_N; i++)
+        if (!strcmp(cfg_table[i].name, var))
+            return (int)((cfg->from_env >> i) & 1);
+    return 0;
+}
+
 const char *armcii_config_choice(const char *var, int index)
 {
     static __thread char buf[64];

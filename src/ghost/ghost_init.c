@@ -53,7 +53,7 @@ void armcii_ghost_die(const char *fmt, const char *detail, long value)
 
 static const char *plain_getenv(const char *n) { return getenv(n); }
 
-__attribute__((noreturn)) static void serve(void);
+__attribute__((noreturn)) static void serve(long nap_us);
 
 /* Collective over the node: a ghost (gi >= 0) records the pworld ranks and
  * process ids of the users bound to it (chunk[p], p % g == gi), to notice
@@ -147,7 +147,7 @@ void armcii_ghost_setup(void)
     PS.pool_first = (size_t)cfg.ghost_pool_size;
     PS.ghosts_on = 1;
     if (PS.is_ghost)
-        serve();
+        serve(armcii_config_from_env(&cfg, "ARMCI_PROGRESS_USLEEP") ? cfg.progress_usleep : -1);
     armcii_ghost_pool_grow(0); /* the first pool: every user and ghost */
 }
 
@@ -184,7 +184,8 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
     return 0;
 }
 
-__attribute__((noreturn)) static void serve(void)
+/* The ghost's loop; nap_us >= 0: the nap ARMCI_PROGRESS_USLEEP asked for. */
+__attribute__((noreturn)) static void serve(long nap_us)
 {
     /* A ghost with a core of its own polls without pause: every nap delays
      * the software RMA it serves (osc ucx's accumulate takes several round
@@ -199,10 +200,9 @@ __attribute__((noreturn)) static void serve(void)
      * origin's time slice to end: it naps ARMCI_PROGRESS_USLEEP (10 us)
      * instead, and the wakeup preempts.  An explicit ARMCI_PROGRESS_USLEEP
      * always wins. */
-    const char *us = getenv("ARMCI_PROGRESS_USLEEP");
-    long nap_us = us ? atol(us)
-                  : PS.node_procs > sysconf(_SC_NPROCESSORS_ONLN) && !armcii_mpi_yields_when_idle()
-                      ? 10 : 0;
+    if (nap_us < 0)
+        nap_us = PS.node_procs > sysconf(_SC_NPROCESSORS_ONLN) && !armcii_mpi_yields_when_idle()
+                     ? 10 : 0;
     struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
     armcii_ghost_cmd_t c;
     MPI_Request req;
