@@ -1,14 +1,24 @@
-# Sourced by the Open MPI probes (tests/mpi/test_ompi_*.sh): skip (77)
-# unless the MPI under test is Open MPI and has osc component $1 (when
-# given).  MPI_FLAVOR and OMPI_OSC come from configure through make check.
+# Sourced by the Open MPI probes (tests/mpi/test_ompi_*.sh) and
+# test_badinput.sh; defines functions only.  MPI_FLAVOR and OMPI_OSC come
+# from configure through make check.
+
+# The osc components of the Open MPI under test, space-separated.
+ompi_osc_list() {
+    if [ -n "${OMPI_OSC-}" ]; then
+        echo $OMPI_OSC
+    else
+        ompi_info --parsable 2>/dev/null | sed -n 's/^mca:osc:\([a-z0-9_]*\):.*/\1/p' | sort -u | tr '\n' ' '
+    fi
+}
+
+# Skip (77) unless the MPI under test is Open MPI and has osc component $1
+# (when given).
 ompi_only() {
     if [ "${MPI_FLAVOR:-openmpi}" != openmpi ]; then
         echo "SKIP: Open MPI probe; this MPI is $MPI_FLAVOR"; exit 77
     fi
     [ -z "$1" ] && return 0
-    osc=${OMPI_OSC-}
-    [ -n "$osc" ] || osc=$(ompi_info --parsable 2>/dev/null | sed -n 's/^mca:osc:\([a-z0-9_]*\):.*/\1/p')
-    case " $(echo $osc) " in
+    case " $(ompi_osc_list) " in
     *" $1 "*) ;;
     *) echo "SKIP: this Open MPI has no osc/$1"; exit 77 ;;
     esac

@@ -63,10 +63,10 @@ check env_bad_value '\(ARMCI_Init\|MPI_Init (ghost layout)\)' "ARMCI_NODE_LOCAL=
 # Open MPI's osc pt2pt refuses windows under MPI_THREAD_MULTIPLE: the case
 # forces osc pt2pt itself (the catalogue's modes never do), wherever this
 # Open MPI has it (Open MPI 5 has none).
-osc_list=${OMPI_OSC-}
-[ "${MPI_FLAVOR:-openmpi}" != openmpi ] || [ -n "$osc_list" ] ||
-    osc_list=$(ompi_info --parsable 2>/dev/null | sed -n 's/^mca:osc:\([a-z0-9_]*\):.*/\1/p')
-case "${MPI_FLAVOR:-openmpi} $(echo $osc_list) " in
+. "${TESTS_SRCDIR:-tests}/ompi_only.sh"
+osc_list=""
+[ "${MPI_FLAVOR:-openmpi}" != openmpi ] || osc_list=$(ompi_osc_list)
+case "${MPI_FLAVOR:-openmpi} $osc_list " in
 openmpi*" pt2pt "*)
     saved_mca=$MPI_MCA
     MPI_MCA="--mca osc pt2pt"

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <armci.h>
 #include "../testutil.h"
+#include "region_pattern.h"
 
 int armcii_gmr_ghost_pools(void); /* src/gmr/gmr.h */
 
@@ -35,31 +36,6 @@ static void **alloc_region(void)
         CHECK(0, "ARMCI_Malloc of %d bytes failed", REG_BYTES);
     memset(ptr[me], 0, REG_BYTES);
     return ptr;
-}
-
-/* Every rank adds me+1 into slot 0 at (i+me)%np and puts its rank into slot
- * 1+me at (i+1)%np, fencing each target before the barrier. */
-static void write_region(void **ptr, int i)
-{
-    double one = 1.0, mine = me, scale = me + 1;
-    int t = (i + me) % np, u = (i + 1) % np;
-    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, ptr[t], sizeof(double), t);
-    ARMCI_Put(&mine, (double *)ptr[u] + 1 + me, sizeof(double), u);
-    ARMCI_Fence(t);
-    ARMCI_Fence(u);
-}
-
-static void check_region(void **ptr, int i)
-{
-    const double *d = ptr[me];
-    double want = 0;
-    for (int r = 0; r < np; r++)
-        if ((i + r) % np == me)
-            want += r + 1;
-    CHECK(d[0] == want, "region %d: slot 0 = %g, expected %g", i, d[0], want);
-    if ((i + 1) % np == me)
-        for (int r = 0; r < np; r++)
-            CHECK(d[1 + r] == r, "region %d: slot %d = %g, expected %d", i, 1 + r, d[1 + r], r);
 }
 
 int main(int argc, char **argv)
@@ -102,10 +78,10 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     for (i = 0; i < NREG; i++)
-        write_region(reg[i], i);
+        rp_write(reg[i], i, me, np, 1);
     ARMCI_Barrier();
     for (i = 0; i < NREG; i++)
-        check_region(reg[i], i);
+        rp_check(reg[i], i, me, np, "pooled");
     ARMCI_Barrier();
     for (i = 0; i < NREG; i++) {
         ARMCI_Free(reg[i][me]);

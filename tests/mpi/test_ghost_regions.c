@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <armci.h>
 #include "../testutil.h"
+#include "region_pattern.h"
 
 unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
 int armcii_gmr_comm_count(void);           /* src/gmr/gmr.h */
@@ -47,31 +48,6 @@ static size_t region_bytes(int i)
     if (i % 250 == 249)
         return 256 * 1024; /* forces a pool to grow in the ghost build */
     return sizeof(double) * (size_t)(np + 1 + i % 29);
-}
-
-/* Every rank adds me+1 into slot 0 of region i at target (i+me)%np and
- * puts its rank into slot 1+me at target (i+1)%np. */
-static void write_region(void **ptr, int i)
-{
-    double one = 1.0, mine = me;
-    double scale = me + 1;
-    int t = (i + me) % np, u = (i + 1) % np;
-    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, ptr[t], sizeof(double), t);
-    ARMCI_Put(&mine, (double *)ptr[u] + 1 + me, sizeof(double), u);
-}
-
-static void check_region(void **ptr, int i, const char *what)
-{
-    const double *d = ptr[me];
-    double want = 0;
-    for (int r = 0; r < np; r++)
-        if ((i + r) % np == me)
-            want += r + 1;
-    CHECK(d[0] == want, "%s region %d: slot 0 = %g, expected %g", what, i, d[0], want);
-    if ((i + 1) % np == me)
-        for (int r = 0; r < np; r++)
-            CHECK(d[1 + r] == r, "%s region %d: slot %d = %g, expected %d", what, i, 1 + r,
-                  d[1 + r], r);
 }
 
 static void **alloc_region(int i)
@@ -140,12 +116,12 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     unsigned long r0 = armcii_gmr_redirected();
     for (int i = 0; i < n; i++)
-        write_region(reg[i], i);
+        rp_write(reg[i], i, me, np, 0);
     unsigned long redirected = armcii_gmr_redirected() - r0;
     ARMCI_Barrier();
     phase("writes");
     for (int i = 0; i < n; i++)
-        check_region(reg[i], i, "first");
+        rp_check(reg[i], i, me, np, "first");
     const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
     if (real_np > np && vn && atoi(vn) > 0 && atoi(vn) < np &&
         !(async && !strcasecmp(async, "off")))
@@ -162,10 +138,10 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     phase("free and reallocate half");
     for (int i = 1; i < n; i += 2)
-        write_region(reg[i], i);
+        rp_write(reg[i], i, me, np, 0);
     ARMCI_Barrier();
     for (int i = 1; i < n; i += 2)
-        check_region(reg[i], i, "reused");
+        rp_check(reg[i], i, me, np, "reused");
     ARMCI_Barrier();
     for (int i = 0; i < n; i++) {
         ARMCI_Free(reg[i][me]);

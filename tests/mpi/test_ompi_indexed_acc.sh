@@ -14,9 +14,7 @@ dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}
 broken="" ran=0 failed=""
-osc_list=${OMPI_OSC-}
-[ -n "$osc_list" ] ||
-    osc_list=$(ompi_info --parsable 2>/dev/null | sed -n 's/^mca:osc:\([a-z0-9_]*\):.*/\1/p')
+osc_list=$(ompi_osc_list)
 # osc component | window kinds (sm only serves shared-memory windows).  A
 # component this Open MPI does not have is left out; any other launch that
 # does not run to an answer (0 = correct, 2 = lost updates) fails the test:
@@ -26,7 +24,7 @@ for c in "default|allocate create shared" "rdma|allocate create" "pt2pt|allocate
     osc=${c%%|*}
     mca=""
     if [ "$osc" != default ]; then
-        case " $(echo $osc_list) " in
+        case " $osc_list " in
         *" $osc "*) ;;
         *) echo "osc/$osc: not in this Open MPI; left out"; continue ;;
         esac

@@ -124,7 +124,7 @@ for mode in $modes; do
     *) echo "ga.sh: unknown mode $mode" >&2; exit 2 ;;
     esac
     logs=$work/logs-$tag/$mode
-    rm -rf "$logs" && mkdir -p "$logs"
+    rm -rf "$logs" && mkdir -p "$logs" && touch "$logs/.start"
     set -- # a TESTS override that keeps its spaces
     [ -z "$tests" ] || set -- "TESTS=$tests"
     t0=$(date +%s)
@@ -132,9 +132,10 @@ for mode in $modes; do
         make -k check LOG_COMPILER="$here/ga-runner.sh" "$@" \
         >"$logs/make-check.out" 2>&1) || true
     secs=$(($(date +%s) - t0))
-    cp "$build/test-suite.log" "$logs/" 2>/dev/null || true
-    find "$build" -name '*.log' -path '*testing*' -newer "$logs/make-check.out" \
-        -exec cp {} "$logs/" \; 2>/dev/null || true
+    # each test's own log, written during this mode's run (GA's tests are
+    # under global/, ma/ and pario/; names repeat, so keep the paths)
+    (cd "$build" && find . -name '*.log' ! -name config.log -newer "$logs/.start" |
+        tar -cf - -T - | tar -xf - -C "$logs") 2>/dev/null || true
     counts=$(grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$logs/make-check.out" |
         sed 's/^# //; s/: */ /' | tr '\n' ' ')
     fails=$(grep -E '^(FAIL|ERROR|XPASS): ' "$logs/make-check.out" | sed 's/^[A-Z]*: //' | tr '\n' ' ')
