@@ -155,6 +155,7 @@ int main(int argc, char **argv)
     if (!strcmp(wkind, "create"))
         MPI_Free_mem(base);
     free(ones);
+    free(scat);
     free(covered);
     MPI_Finalize();
     return rc;
