@@ -3,7 +3,7 @@
 # src/ghost/ghost_fortran.def is the binding of a C entry of
 # ghost_pmpi.def (same name, the C arguments plus ierror, communicators at
 # the same places) and every C entry has one; the counts in ghost_pmpi.c's
-# header and in the README are the lists' counts; in a ghost build the
+# header and in docs/progress.md are the lists' counts; in a ghost build the
 # shared library exports every wrapper (nm -D) and no MPI_/mpi_ symbol
 # beyond them.
 top=${TESTS_SRCDIR:-tests}/..
@@ -79,11 +79,11 @@ for want in ("%d functions in all" % total, "%d generated from the one list" % n
              "%d hand-written" % len(HAND)):
     if want not in head:
         errs.append("ghost_pmpi.c header does not say '%s'" % want)
-readme = " ".join(open(top + "/README.md").read().split())
+doc = " ".join(open(top + "/docs/progress.md").read().split())
 for want in ("wraps %d C functions (%d generated" % (total, nc),
              "and %d Fortran entry points (%d generated" % (nf + len(HAND), nf)):
-    if want not in readme:
-        errs.append("README does not say '%s'" % want)
+    if want not in doc:
+        errs.append("docs/progress.md does not say '%s'" % want)
 
 if exports:
     have = set(open(exports).read().split())
