@@ -41,9 +41,11 @@ fi
 export ARMCI_NODE_LOCAL ARMCI_TEST_MODE="$mode" TEST_RUNNER="$runner" NPROCS="$np" MPI_MCA="$mca"
 # A hang is a failure: the whole job gets a hard time limit.
 limit=${TEST_TIMEOUT:-240}
-# Shell tests live in the source tree (VPATH builds keep only stamps here).
+# Shell tests live in the source tree (VPATH builds keep only stamps here);
+# those outside tests/ (benchmarks/ga) are found from the top source dir.
 case $prog in
-*.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/${prog#tests/}" ;;
+tests/*.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/${prog#tests/}" ;;
+*.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/../$prog" ;;
 esac
 case $prog in
 *.sh) exec timeout -k 5 "$limit" sh "$prog" ;;

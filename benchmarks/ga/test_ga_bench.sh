@@ -1,0 +1,34 @@
+#!/bin/sh
+# make check: each GA-level benchmark (benchmarks/ga/ga_scf, ga_patch,
+# ga_irreg) once in its `small` mode (tiny sizes, 1 repetition) as a
+# correctness test, in every transport mode (tests/run-mode.sh exports the
+# mode's environment and MPI_MCA).  Every program verifies its own results
+# and exits non-zero on a wrong value.  Skips when configure found no
+# Global Arrays (the programs are then not built).
+top=${TESTS_BUILDDIR:-tests}/..
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+np=${NPROCS:-4}
+progs="ga_scf ga_patch ga_irreg"
+for p in $progs; do
+    [ -x "$top/benchmarks/ga/$p" ] ||
+        { echo "SKIP: benchmarks/ga/$p not built (configure found no Global Arrays)"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+for p in $progs; do
+    timeout -k 5 60 $runner "$np" $MPI_MCA "$top/benchmarks/ga/$p" small >"$tmp/out" 2>&1 </dev/null
+    rc=$?
+    cat "$tmp/out"
+    if [ $rc -ne 0 ]; then
+        echo "FAIL $p small: exit status $rc"
+        status=1
+    elif ! grep -q "^# $p: every .* verified" "$tmp/out" ||
+        ! grep -q '^kernel size time_s$' "$tmp/out"; then
+        echo "FAIL $p small: no header or no verification line in its output"
+        status=1
+    else
+        echo "PASS $p small ($np ranks)"
+    fi
+done
+exit $status
