@@ -108,9 +108,9 @@ static void setup(void)
      * to a ghost, so this is the window ARMCI_Put/Get use off-node). */
     if (armcii_gmr_xlate_try(S.base[S.peer], S.maxsize, S.peer, ARMCII_OP_GET, &t))
         bc_die("rank %d's ARMCI_Malloc slice is not in the translation table", S.peer);
-    S.win = t.gmr->win;
+    S.win = t.win;
     S.wrank = t.grank;
-    S.disp = t.gmr->disp_hdr;
+    S.disp = t.disp;
 }
 
 int main(int argc, char **argv)

@@ -27,14 +27,14 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 void ARMCIX_Progress(void);
 void ARMCIX_Get_world_comm(MPI_Comm *comm);
 
-/* Per-region ghost-progress hint (see README): 1 = redirect software-handled
+/* Per-region ghost-progress hint (see docs/progress.md): 1 = redirect software-handled
  * operations on regions allocated from now on, 0 = never, -1 = default. */
 int ARMCIX_Set_async_hint(int mode);
 
 /* Collective over the world and a barrier: ghost redirection for every live
  * ghost-reachable region and those allocated later: 1 on, 0 off, -1
  * automatic (the library switches at later barriers from what it measures,
- * starting on; see README).  Returns 0; in a build without ghosts only the
+ * starting on; see docs/progress.md).  Returns 0; in a build without ghosts only the
  * barrier. */
 int ARMCIX_Async_phase(int mode);
 

@@ -86,7 +86,7 @@ GHOST_MODES = vn2 off pt2pt ucx
 check-ghost:
 	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
 	  TEST_VIRTUAL_NODE_SIZE=2 \
-	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh \
+	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh benchmarks/ga/test_ga_bench.sh \
 	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh"
 # The ghost build under MPICH, in CI (tools/check-all.sh): the ghost tests
 # (memory pools, world hiding in C and Fortran, redirection, switching

@@ -20,7 +20,7 @@ int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm)
     armcii_msg_init();
     armcii_mutex_init();
     armcii_progress_init();
-    ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    armcii_msg_barrier(armcii_state.world);
     return 0;
 }
 ARMCII_WEAK(Init_thread_comm)
@@ -34,12 +34,7 @@ ARMCII_WEAK(Init)
  * ARMCI_Init. */
 int PARMCI_Init_args(int *argc, char ***argv)
 {
-    int inited, finalized, start;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&finalized);
-    start = !inited && !finalized;
-    if (start && MPI_Init(argc, argv) != MPI_SUCCESS)
-        armcii_error("ARMCI_Init_args", "MPI_Init failed");
+    int start = armcii_mpi_start("ARMCI_Init_args", argc, argv) == 1;
     int rc = PARMCI_Init_thread_comm(MPI_THREAD_SINGLE, MPI_COMM_WORLD);
     if (start)
         armcii_state.started_mpi = 1;
@@ -82,7 +77,7 @@ int PARMCI_Finalize(void)
     armcii_state.init_count = 0;
     if (armcii_state.started_mpi) {
         armcii_state.started_mpi = 0;
-        MPI_Finalize();
+        armcii_mpi_end();
     }
     return 0;
 }

@@ -24,13 +24,8 @@ int armci_msg_nproc(void)
 /* Classic ARMCI programs start MPI through the message layer. */
 void armci_msg_init(int *argc, char ***argv)
 {
-    int inited, finalized;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&finalized);
-    if (finalized)
+    if (armcii_mpi_start("armci_msg_init", argc, argv) < 0)
         armcii_error("armci_msg_init", "MPI has already been finalized");
-    if (!inited && MPI_Init(argc, argv) != MPI_SUCCESS)
-        armcii_error("armci_msg_init", "MPI_Init failed");
 }
 
 /* Collective: ends ARMCI (every nested initialization) if still
@@ -39,11 +34,7 @@ void armci_msg_finalize(void)
 {
     while (armcii_state.init_count > 0)
         PARMCI_Finalize();
-    int inited, finalized;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&finalized);
-    if (inited && !finalized)
-        MPI_Finalize();
+    armcii_mpi_end();
 }
 
 double armci_timer(void) { return armcii_msg_time(); }
@@ -98,9 +89,7 @@ void parmci_msg_barrier(void)
 {
     MPI_Comm c = comm_of("armci_msg_barrier", NULL);
     armcii_api_enter_sync("armci_msg_barrier");
-    if (armcii_adapt_active())
-        armcii_adapt_msg_barrier();
-    else
+    if (!armcii_progress_sync(ARMCII_SYNC_MSG))
         armcii_msg_barrier(c);
     armcii_api_leave();
 }

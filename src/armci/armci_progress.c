@@ -20,7 +20,7 @@ int ARMCIX_Set_async_hint(int mode)
 {
     if (mode < -1 || mode > 1)
         armcii_error("ARMCIX_Set_async_hint", "mode %d is not -1, 0 or 1", mode);
-    armcii_gmr_state.async_hint = mode;
+    armcii_gmr_set_async_hint(mode);
     return 0;
 }
 

@@ -33,9 +33,7 @@ void PARMCI_Barrier(void)
     static const char call[] = "ARMCI_Barrier";
     armcii_api_enter_sync(call);
     armcii_check_init(call);
-    if (armcii_adapt_active())
-        armcii_adapt_barrier();
-    else
+    if (!armcii_progress_sync(ARMCII_SYNC_BARRIER))
         armcii_gmr_barrier();
     armcii_api_leave();
 }

@@ -67,7 +67,8 @@ const char *armcii_config_choice(const char *var, int index);
 /* Whether variable var was set by the environment when cfg was parsed. */
 int armcii_config_from_env(const armcii_config_t *cfg, const char *var);
 
-/* ---- the one state struct of src/common ---- */
+/* ---- library-wide state (common_init.c); common_error.c, common_group.c
+ * and common_quirks.c keep their own file-local static struct ---- */
 typedef struct {
     int init_count;
     int rank, nproc;
@@ -87,6 +88,13 @@ typedef struct {
     int nnodes;
 } armcii_state_t;
 extern armcii_state_t armcii_state;
+
+/* Start MPI (MPI_Init with argc, argv) unless it runs: 1 when this call
+ * started it, 0 when it was running, -1 when it has been finalized; abort
+ * naming call when MPI_Init fails.  For the API's classic entry points. */
+int armcii_mpi_start(const char *call, int *argc, char ***argv);
+/* Finalize MPI if it runs and has not been finalized. */
+void armcii_mpi_end(void);
 
 /* Library bring-up and teardown of this module (common_init.c). */
 void armcii_common_init(int requested, MPI_Comm comm);
@@ -179,17 +187,6 @@ enum { ARMCII_OSC_UNKNOWN = 0, ARMCII_OSC_SM, ARMCII_OSC_RDMA, ARMCII_OSC_PT2PT,
        ARMCII_OSC_UCX, ARMCII_OSC_MPICH };
 int armcii_win_component(MPI_Win win);
 const char *armcii_osc_name(int osc);
-
-/* Operation classes, in the order of src/gmr's armcii_opclass_t (a mask
- * bit is 1 << class). */
-enum { ARMCII_CLASS_PUT, ARMCII_CLASS_GET, ARMCII_CLASS_ACC, ARMCII_CLASS_RMW,
-       ARMCII_CLASS_NONCONTIG, ARMCII_CLASS_NOTIFY, ARMCII_CLASS_N };
-/* The classes a window of component osc completes only with the target's
- * software (so a ghost should serve them): the one table of component
- * facts behind the ghost redirection decision (common_quirks.c). */
-unsigned armcii_software_classes(int osc);
-/* "put get acc ..." for a class mask (logs, armci-info); buf of 64 bytes. */
-const char *armcii_class_names(unsigned mask, char *buf, size_t len);
 
 enum {
     /* Accumulate with a derived datatype must be split into contiguous

@@ -84,3 +84,26 @@ void armcii_common_finalize(void)
     ARMCII_MPI(MPI_Comm_free(&armcii_state.world));
     armcii_state.threaded = 0;
 }
+
+int armcii_mpi_start(const char *call, int *argc, char ***argv)
+{
+    int inited, finalized;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    if (finalized)
+        return -1;
+    if (inited)
+        return 0;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        armcii_error(call, "MPI_Init failed");
+    return 1;
+}
+
+void armcii_mpi_end(void)
+{
+    int inited, finalized;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    if (inited && !finalized)
+        MPI_Finalize();
+}

@@ -82,55 +82,6 @@ const char *armcii_osc_name(int osc)
     return osc >= 0 && osc <= ARMCII_OSC_MPICH ? n[osc] : "unknown";
 }
 
-/* Facts per component, measured with tests/mpi/rma_target_progress_repro.c
- * and armci-info --probe (a target computing 100 ms outside MPI; README,
- * armci-info): Open MPI 4.1 osc/pt2pt and MPICH 4.0 ch4 complete every
- * class only when the target calls MPI (about 100 ms each); osc/rdma moves
- * contiguous put/get data by hardware or shared memory (microseconds) while
- * fetch-and-op waits, and its accumulates are served by the target's
- * progress engine on transports without network atomics, so both go to
- * ghosts.  osc/ucx does the same on windows over memory it allocated, but
- * the ghost build's regions are MPI_Win_create windows over the ghosts'
- * pools, where its shared-memory transports wait for the target even for
- * put and get (98 ms behind a busy target,
- * benchmarks/results/bench_async.ghost_pools.txt): every class goes to
- * ghosts there (on an RDMA network a put to the ghost's window costs what
- * one to the target's does: same pages).  osc/sm is one node (no ghost
- * needed).  Put_flag's
- * flag (NOTIFY) goes wherever its data could wait.  Unknown components:
- * everything but contiguous put/get. */
-unsigned armcii_software_classes(int osc)
-{
-    enum { ALL = (1u << ARMCII_CLASS_N) - 1,
-           ATOMICS = 1u << ARMCII_CLASS_ACC | 1u << ARMCII_CLASS_RMW | 1u << ARMCII_CLASS_NOTIFY };
-    switch (osc) {
-    case ARMCII_OSC_PT2PT:
-    case ARMCII_OSC_MPICH:
-    case ARMCII_OSC_UCX:
-        return ALL;
-    case ARMCII_OSC_RDMA:
-        return ATOMICS;
-    case ARMCII_OSC_SM:
-        return 0;
-    default:
-        return ATOMICS | 1u << ARMCII_CLASS_NONCONTIG;
-    }
-}
-
-const char *armcii_class_names(unsigned mask, char *buf, size_t len)
-{
-    static const char *const n[ARMCII_CLASS_N] = {"put", "get", "acc", "rmw", "noncontig",
-                                                  "notify"};
-    size_t k = 0;
-    buf[0] = 0;
-    for (int c = 0; c < ARMCII_CLASS_N; c++)
-        if (mask & 1u << c && k < len)
-            k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? " " : "", n[c]);
-    if (!mask)
-        snprintf(buf, len, "none");
-    return buf;
-}
-
 int armcii_quirks(void)
 {
     if (ARMCII_LIKELY(q_state.quirks >= 0))
@@ -215,8 +166,9 @@ int armcii_mpi_yields_when_idle(void)
     /* Open MPI yields in opal_progress when mpi_yield_when_idle is set,
      * which it does by itself on an oversubscribed node.  MPICH 4.0's
      * default device spins (bench_async with ghosts pinned beside a
-     * waiting origin: the origin kept the core for whole time slices
-     * while a yielding ghost waited, 8-12 ms per operation). */
+     * waiting origin: the origin kept the core for whole time slices while
+     * a yielding ghost waited; benchmarks/results/design_measurements.txt,
+     * "MPICH spins"). */
     if (armcii_mpi_id()->impl != ARMCII_MPI_OMPI)
         return 0;
     return cvar_set("mpi_yield_when_idle");

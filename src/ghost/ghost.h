@@ -99,18 +99,24 @@ typedef struct {
     char name[48];      /* GROW: or a POSIX shm object name ("" if none) */
 } armcii_ghost_cmd_t;
 
+/* What the ghost layer set up, for armci-info. */
+typedef struct {
+    int ghosts_on, ghosts_per_node, users_per_node, npools;
+    size_t pool_bytes_per_user;  /* summed over the pools' partitions */
+} armcii_ghost_info_t;
+armcii_ghost_info_t armcii_ghost_info(void);
+
 /* After PMPI_Init*: place ghosts and build the user world (ghosts do not
  * return); before PMPI_Finalize on users. */
 void armcii_ghost_setup(void);
 void armcii_ghost_teardown(void);
 /* User side: send a command to my ghost and wait for its reply. */
 MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c);
-void armcii_ghost_die(const char *fmt, const char *detail, long value);
 
 /* ---- pools (ghost_pool.c) ---- */
 /* Collective over every user and ghost: a new pool whose partitions hold at
  * least min_part bytes (and twice the last one, up to the growth cap). The
- * caller checks that a pool is left (PS.npools < ARMCII_GHOST_MAX_POOLS). */
+ * caller checks that a pool is left (armcii_ghost_state.npools < ARMCII_GHOST_MAX_POOLS). */
 void armcii_ghost_pool_grow(size_t min_part);
 /* User: carve size > 0 bytes out of my partitions; 0, or -1 when none has room. */
 int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s);

@@ -20,7 +20,7 @@
 
 #pragma GCC visibility push(default)
 
-#define PS armcii_ghost_state
+#define GH armcii_ghost_state
 typedef MPI_Fint F;
 
 /* Argument lists of n pointer arguments, declared (A) and passed (V). */
@@ -78,8 +78,8 @@ static void no_fortran_mpi(const char *name)
  * world's (kept in *user for the call). */
 static void swap_world(void **arg, F *user)
 {
-    if (PS.ghosts_on && *(const F *)*arg == PS.fworld) {
-        *user = PS.fuser;
+    if (GH.ghosts_on && *(const F *)*arg == GH.fworld) {
+        *user = GH.fuser;
         *arg = user;
     }
 }
@@ -156,10 +156,10 @@ void mpi_finalize_(F *ierr)
 /* As in C: the whole job, ghosts included, whatever the communicator. */
 void mpi_abort_(F *comm, F *code, F *ierr)
 {
-    F world = PS.fworld;
+    F world = GH.fworld;
     if (FMISSING(pmpi_abort_))
         no_fortran_mpi("abort");
-    pmpi_abort_(PS.ghosts_on ? &world : comm, code, ierr);
+    pmpi_abort_(GH.ghosts_on ? &world : comm, code, ierr);
 }
 
 /* Freeing the world is erroneous: the C wrapper raises the error on the
@@ -168,7 +168,7 @@ void mpi_comm_free_(F *comm, F *ierr)
 {
     if (FMISSING(pmpi_comm_free_))
         no_fortran_mpi("comm_free");
-    if (PS.ghosts_on && *comm == PS.fworld) {
+    if (GH.ghosts_on && *comm == GH.fworld) {
         MPI_Comm world = MPI_COMM_WORLD;
         *ierr = MPI_Comm_free(&world);
         return;
@@ -215,7 +215,7 @@ static void get_attr(fgetattr_t *get, const char *name, F *comm, F *key, void *v
         no_fortran_mpi(name);
     swap_world(&c, &user);
     get(c, key, val, flag, ierr);
-    if (!PS.ghosts_on || *comm != PS.fworld || *ierr != MPI_SUCCESS)
+    if (!GH.ghosts_on || *comm != GH.fworld || *ierr != MPI_SUCCESS)
         return;
     if (!*flag)
         get(comm, key, val, flag, ierr);

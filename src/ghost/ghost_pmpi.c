@@ -46,8 +46,8 @@
  * visibility, MPICH's does not, so say it here for both. */
 #pragma GCC visibility push(default)
 
-#define PS armcii_ghost_state
-#define W(c) (PS.ghosts_on && (c) == MPI_COMM_WORLD ? PS.user_world : (c))
+#define GH armcii_ghost_state
+#define W(c) (GH.ghosts_on && (c) == MPI_COMM_WORLD ? GH.user_world : (c))
 
 /* Open MPI marks MPI_Attr_put/delete/get deprecated; older codes still call
  * them, so they are wrapped like the rest. */
@@ -91,8 +91,8 @@ int MPI_Abort(MPI_Comm comm, int code)
  * whose handler is the one the application set on its world. */
 int MPI_Comm_free(MPI_Comm *c)
 {
-    if (PS.ghosts_on && c && *c == MPI_COMM_WORLD) {
-        PMPI_Comm_call_errhandler(PS.user_world, MPI_ERR_COMM);
+    if (GH.ghosts_on && c && *c == MPI_COMM_WORLD) {
+        PMPI_Comm_call_errhandler(GH.user_world, MPI_ERR_COMM);
         return MPI_ERR_COMM;
     }
     return PMPI_Comm_free(c);
@@ -103,8 +103,8 @@ static int user_rank(int r)
 {
     MPI_Group real, user;
     int u = MPI_UNDEFINED;
-    PMPI_Comm_group(PS.pworld, &real);
-    PMPI_Comm_group(PS.user_world, &user);
+    PMPI_Comm_group(GH.pworld, &real);
+    PMPI_Comm_group(GH.user_world, &user);
     PMPI_Group_translate_ranks(real, 1, &r, user, &u);
     PMPI_Group_free(&real);
     PMPI_Group_free(&user);
@@ -123,8 +123,8 @@ static int *user_view(MPI_Comm c, int key, const int *real)
 {
     int P, U, slot, v = *real;
     if (key == MPI_UNIVERSE_SIZE) {
-        PMPI_Comm_size(PS.pworld, &P);
-        PMPI_Comm_size(PS.user_world, &U);
+        PMPI_Comm_size(GH.pworld, &P);
+        PMPI_Comm_size(GH.user_world, &U);
         slot = 0;
         v = v >= P ? v - (P - U) : v < U ? v : U;
     } else if ((key == MPI_IO || key == MPI_HOST) && c == MPI_COMM_WORLD && v >= 0) {
@@ -133,8 +133,8 @@ static int *user_view(MPI_Comm c, int key, const int *real)
     } else {
         return NULL;
     }
-    PS.attr_view[slot] = v;
-    return &PS.attr_view[slot];
+    GH.attr_view[slot] = v;
+    return &GH.attr_view[slot];
 }
 
 /* The application's own attributes on the world live on the user world.
@@ -144,7 +144,7 @@ static int *user_view(MPI_Comm c, int key, const int *real)
 static int get_attr(MPI_Comm c, int key, void *val, int *flag)
 {
     int rc = PMPI_Comm_get_attr(W(c), key, val, flag);
-    if (!PS.ghosts_on || rc != MPI_SUCCESS)
+    if (!GH.ghosts_on || rc != MPI_SUCCESS)
         return rc;
     if (!*flag && c == MPI_COMM_WORLD)
         rc = PMPI_Comm_get_attr(c, key, val, flag);

@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include "ghost.h"
 
-#define PS armcii_ghost_state
+#define GH armcii_ghost_state
 
 static size_t page_round(size_t n)
 {
@@ -43,19 +43,17 @@ static MPI_Win pool_window(void *base, size_t size)
 {
     MPI_Info info;
     MPI_Win win;
-    PMPI_Info_create(&info);
-    PMPI_Info_set(info, "same_disp_unit", "true");
-    PMPI_Info_set(info, "epochs_used", "lockall");
+    ARMCII_MPI(PMPI_Info_create(&info));
+    ARMCII_MPI(PMPI_Info_set(info, "same_disp_unit", "true"));
+    ARMCII_MPI(PMPI_Info_set(info, "epochs_used", "lockall"));
     /* The run's first window comes here: a refused one (Open MPI's osc
      * pt2pt under MPI_THREAD_MULTIPLE) ends in a clear error. */
-    PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_RETURN);
-    int rc = PMPI_Win_create(base, (MPI_Aint)size, 1, info, PS.pworld, &win);
-    PMPI_Comm_set_errhandler(PS.pworld, MPI_ERRORS_ARE_FATAL);
-    PMPI_Info_free(&info);
+    int rc = PMPI_Win_create(base, (MPI_Aint)size, 1, info, GH.pworld, &win);
+    ARMCII_MPI(PMPI_Info_free(&info));
     if (rc != MPI_SUCCESS)
-        armcii_ghost_die("this MPI cannot create RMA windows%s (MPI error %ld)",
-                         armcii_no_windows_hint(), rc);
-    PMPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        armcii_error(armcii_current_call, "this MPI cannot create RMA windows%s (MPI error %d)",
+                     armcii_no_windows_hint(), rc);
+    ARMCII_MPI(PMPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     return win;
 }
 
@@ -79,7 +77,7 @@ static int make_partition(size_t part, armcii_ghost_cmd_t *c)
 
 static int make_named_partition(size_t part, armcii_ghost_cmd_t *c)
 {
-    snprintf(c->name, sizeof c->name, "/armci.%d.%ld", (int)getpid(), PS.shm_counter++);
+    snprintf(c->name, sizeof c->name, "/armci.%d.%ld", (int)getpid(), GH.shm_counter++);
     c->fd = -1;
     int fd = shm_open(c->name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0 || ftruncate(fd, (off_t)part)) {
@@ -94,11 +92,11 @@ static int make_named_partition(size_t part, armcii_ghost_cmd_t *c)
 
 void armcii_ghost_pool_grow(size_t min_part)
 {
-    if (PS.npools == ARMCII_GHOST_MAX_POOLS)
-        armcii_error("ARMCI_Malloc", "ghost memory pools exhausted (%d pools)", PS.npools);
-    size_t part = PS.npools ? 2 * PS.pool[PS.npools - 1].part : PS.pool_first;
-    if (part > ARMCII_GHOST_POOL_GROWTH_CAP * PS.pool_first)
-        part = ARMCII_GHOST_POOL_GROWTH_CAP * PS.pool_first;
+    if (GH.npools == ARMCII_GHOST_MAX_POOLS)
+        armcii_error("ARMCI_Malloc", "ghost memory pools exhausted (%d pools)", GH.npools);
+    size_t part = GH.npools ? 2 * GH.pool[GH.npools - 1].part : GH.pool_first;
+    if (part > ARMCII_GHOST_POOL_GROWTH_CAP * GH.pool_first)
+        part = ARMCII_GHOST_POOL_GROWTH_CAP * GH.pool_first;
     if (part < min_part + ARMCII_GHOST_ALIGN)
         part = min_part + ARMCII_GHOST_ALIGN;
     part = page_round(part);
@@ -114,7 +112,7 @@ void armcii_ghost_pool_grow(size_t min_part)
         if (disp < 0)
             armcii_error("ARMCI_Malloc", "my ghost cannot map shared memory %s", c.name);
     }
-    armcii_ghost_pool_t *p = &PS.pool[PS.npools];
+    armcii_ghost_pool_t *p = &GH.pool[GH.npools];
     p->base = mmap(NULL, part, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p->base == MAP_FAILED)
         armcii_error("ARMCI_Malloc", "cannot map a pool partition of %zu bytes", part);
@@ -126,11 +124,11 @@ void armcii_ghost_pool_grow(size_t min_part)
         armcii_error("ARMCI_Malloc", "out of memory");
     *p->free = (armcii_ghost_free_t){0, part, NULL};
     p->win = pool_window(NULL, 0); /* users expose nothing in pools */
-    PMPI_Win_lock_all(MPI_MODE_NOCHECK, p->win);
-    armcii_lock(&PS.pool_lock);
-    PS.npools++;
-    armcii_unlock(&PS.pool_lock);
-    armcii_log(1, "ghosts: pool %d: %zu KiB per user", PS.npools - 1, part >> 10);
+    ARMCII_MPI(PMPI_Win_lock_all(MPI_MODE_NOCHECK, p->win));
+    armcii_lock(&GH.pool_lock);
+    GH.npools++;
+    armcii_unlock(&GH.pool_lock);
+    armcii_log(1, "ghosts: pool %d: %zu KiB per user", GH.npools - 1, part >> 10);
 }
 
 /* First fit in one partition; the offset, or -1. */
@@ -157,13 +155,13 @@ int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s)
     size_t len = (size + ARMCII_GHOST_ALIGN - 1) / ARMCII_GHOST_ALIGN * ARMCII_GHOST_ALIGN;
     long off = -1;
     int i;
-    armcii_lock(&PS.pool_lock);
-    for (i = 0; i < PS.npools && off < 0; i++)
-        off = carve(&PS.pool[i], len);
-    armcii_unlock(&PS.pool_lock);
+    armcii_lock(&GH.pool_lock);
+    for (i = 0; i < GH.npools && off < 0; i++)
+        off = carve(&GH.pool[i], len);
+    armcii_unlock(&GH.pool_lock);
     if (off < 0)
         return -1;
-    armcii_ghost_pool_t *p = &PS.pool[i - 1];
+    armcii_ghost_pool_t *p = &GH.pool[i - 1];
     /* Sparse file: reserve the pages now, so a full memory fails here. */
     int rc = posix_fallocate(p->fd, (off_t)off, (off_t)len);
     if (rc) {
@@ -178,10 +176,10 @@ int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s)
 
 void armcii_ghost_pool_free(const armcii_ghost_slice_t *s, size_t size)
 {
-    armcii_ghost_pool_t *p = &PS.pool[s->pool];
+    armcii_ghost_pool_t *p = &GH.pool[s->pool];
     size_t len = (size + ARMCII_GHOST_ALIGN - 1) / ARMCII_GHOST_ALIGN * ARMCII_GHOST_ALIGN;
     size_t off = (size_t)(s->ptr - p->base);
-    armcii_lock(&PS.pool_lock);
+    armcii_lock(&GH.pool_lock);
     armcii_ghost_free_t **pp = &p->free, *prev = NULL;
     while (*pp && (*pp)->off < off) {
         prev = *pp;
@@ -205,19 +203,18 @@ void armcii_ghost_pool_free(const armcii_ghost_slice_t *s, size_t size)
         *f = (armcii_ghost_free_t){off, len, next};
         *pp = f;
     }
-    armcii_unlock(&PS.pool_lock);
+    armcii_unlock(&GH.pool_lock);
 }
 
 /* --------------------------------------------------------------- ghost */
 
 static int slot_of(int src)
 {
-    for (int k = 0; k < PS.bound_users; k++)
-        if (PS.bound_rank[k] == src)
+    for (int k = 0; k < GH.bound_users; k++)
+        if (GH.bound_rank[k] == src)
             return k;
-    armcii_ghost_die("%s: pool command from process %ld, not bound to this ghost", "pool",
-                     src);
-    return -1;
+    armcii_error(armcii_current_call, "pool command from process %d, not bound to this ghost",
+                 src);
 }
 
 static int open_partition(const armcii_ghost_cmd_t *c)
@@ -235,47 +232,47 @@ void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
 {
     size_t part = (size_t)c->size;
     int k = slot_of(src);
-    if (!PS.grow_base) {
-        PS.grow_part = part;
-        PS.grow_base = mmap(NULL, part * (size_t)PS.bound_users, PROT_NONE,
+    if (!GH.grow_base) {
+        GH.grow_part = part;
+        GH.grow_base = mmap(NULL, part * (size_t)GH.bound_users, PROT_NONE,
                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (PS.grow_base == MAP_FAILED)
-            armcii_ghost_die("%s: cannot reserve address space for a pool (%ld bytes per "
-                             "user)", "pool", (long)part);
+        if (GH.grow_base == MAP_FAILED)
+            armcii_error(armcii_current_call, "cannot reserve address space for a pool (%zu "
+                         "bytes per user)", part);
     }
-    if (part != PS.grow_part)
-        armcii_ghost_die("%s: users disagree on a pool's partition size (%ld)", "pool",
-                         (long)part);
+    if (part != GH.grow_part)
+        armcii_error(armcii_current_call, "users disagree on a pool's partition size (%zu "
+                     "against %zu)", part, GH.grow_part);
     MPI_Aint reply = -1;
     int fd = open_partition(c);
     if (fd >= 0) {
-        char *at = PS.grow_base + (size_t)k * part;
+        char *at = GH.grow_base + (size_t)k * part;
         if (mmap(at, part, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == at)
             reply = (MPI_Aint)((size_t)k * part);
         close(fd);
     }
-    PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, PS.cmd_comm);
-    if (reply < 0 || ++PS.grow_count < PS.bound_users)
+    ARMCII_MPI(PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, GH.cmd_comm));
+    if (reply < 0 || ++GH.grow_count < GH.bound_users)
         return;
-    if (PS.npools == ARMCII_GHOST_MAX_POOLS)
-        armcii_ghost_die("%s: too many pools (%ld)", "pool", PS.npools);
-    armcii_ghost_pool_t *p = &PS.pool[PS.npools++];
-    p->base = PS.grow_base;
+    if (GH.npools == ARMCII_GHOST_MAX_POOLS)
+        armcii_error(armcii_current_call, "too many pools (%d)", GH.npools);
+    armcii_ghost_pool_t *p = &GH.pool[GH.npools++];
+    p->base = GH.grow_base;
     p->part = part;
-    p->win = pool_window(p->base, part * (size_t)PS.bound_users);
-    PS.grow_base = NULL;
-    PS.grow_count = 0;
+    p->win = pool_window(p->base, part * (size_t)GH.bound_users);
+    GH.grow_base = NULL;
+    GH.grow_count = 0;
 }
 
 void armcii_ghost_pool_destroy(void)
 {
-    for (int i = 0; i < PS.npools; i++) {
-        armcii_ghost_pool_t *p = &PS.pool[i];
-        if (!PS.is_ghost)
-            PMPI_Win_unlock_all(p->win);
-        PMPI_Win_free(&p->win);
-        munmap(p->base, p->part * (size_t)(PS.is_ghost ? PS.bound_users : 1));
-        if (!PS.is_ghost)
+    for (int i = 0; i < GH.npools; i++) {
+        armcii_ghost_pool_t *p = &GH.pool[i];
+        if (!GH.is_ghost)
+            ARMCII_MPI(PMPI_Win_unlock_all(p->win));
+        ARMCII_MPI(PMPI_Win_free(&p->win));
+        munmap(p->base, p->part * (size_t)(GH.is_ghost ? GH.bound_users : 1));
+        if (!GH.is_ghost)
             close(p->fd);
         while (p->free) {
             armcii_ghost_free_t *f = p->free;
@@ -283,5 +280,13 @@ void armcii_ghost_pool_destroy(void)
             free(f);
         }
     }
-    PS.npools = 0;
+    GH.npools = 0;
+}
+
+armcii_ghost_info_t armcii_ghost_info(void)
+{
+    armcii_ghost_info_t i = {GH.ghosts_on, GH.ghosts_per_node, GH.users_per_chunk, GH.npools, 0};
+    for (int p = 0; p < GH.npools; p++)
+        i.pool_bytes_per_user += GH.pool[p].part;
+    return i;
 }

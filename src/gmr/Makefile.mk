@@ -1,9 +1,11 @@
 libarmci_core_la_SOURCES += \
 	src/gmr/gmr.h \
+	src/gmr/gmr_impl.h \
 	src/gmr/gmr_table.c \
 	src/gmr/gmr_region.c \
 	src/gmr/gmr_comm.c \
 	src/gmr/gmr_xlate.c \
+	src/gmr/gmr_class.c \
 	src/gmr/gmr_ops.c \
 	src/gmr/gmr_xfer.c \
 	src/gmr/gmr_acc.c \

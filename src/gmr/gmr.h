@@ -26,6 +26,8 @@
  *    its nonblocking form completes before returning.
  * Translation goes through armcii_gmr_xlate(), the single hook where an
  * operation class may be redirected to a ghost (gmr_ghost.c).
+ * This header is what other modules may call; gmr_impl.h is the module's
+ * inside (regions, the table, the state, the ghost hooks).
  * May call: src/common, src/ghost (ghost build: layout and commands).
  */
 #ifndef ARMCI_GMR_H
@@ -35,66 +37,31 @@
 #include <stdint.h>
 #include "../common/common.h"
 
-/* Bytes reserved in front of each node-shared slice (accumulate lock). */
-#define ARMCII_SLICE_HDR 64
+/* A region (one per ARMCI_Malloc*); its contents are gmr's (gmr_impl.h). */
+typedef struct armcii_gmr armcii_gmr_t;
+/* Its window, and the absolute rank of its member grank. */
+MPI_Win armcii_gmr_window(const armcii_gmr_t *g);
+int armcii_gmr_abs(const armcii_gmr_t *g, int grank);
 
-typedef struct armcii_gmr_slice {
-    char *base;       /* the owner's address, as returned to the user */
-    size_t size;      /* 0: empty slice, base NULL */
-    char *direct;     /* my mapping of the slice, or NULL */
-    int *acc_lock;    /* node-shared lock word of the slice (direct only) */
-} armcii_gmr_slice_t;
-
-/* Communicators shared by the regions over one group (gmr_comm.c). */
-typedef struct armcii_gmr_comm {
-    MPI_Comm comm;            /* dup of the group's communicator */
-    MPI_Comm node_comm;       /* its members on my (virtual) node, made on demand */
-    int refs;                 /* live regions using it */
-    struct armcii_gmr_comm *next;
-} armcii_gmr_comm_t;
-
-typedef struct armcii_gmr {
-    MPI_Win win;              /* RMA window over comm */
-    MPI_Win shm_win;          /* node-shared window, or MPI_WIN_NULL */
-    armcii_gmr_comm_t *gcomm; /* the group's shared communicators */
-    MPI_Comm comm;            /* gcomm->comm */
-    MPI_Comm node_comm;       /* gcomm's node communicator where used, or NULL */
-    int size, rank;           /* in comm */
-    int *abs_of;              /* group rank -> absolute rank */
-    armcii_gmr_slice_t *slice;/* indexed by group rank */
-    MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
-    int all_local;            /* all members share my node and direct is on */
-    int ghost_async;          /* ghost build: software-handled ops go to ghosts */
-    unsigned ghost_classes;   /* ghost build: the classes that go (armcii_software_classes) */
-    int ghost_rw;             /* ghost_async and contiguous put/get among them: no fast path */
-    unsigned char *dirty;     /* per group rank: unfenced remote writes, by path
-                                 (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST) */
-    int ndirty;               /* number of nonzero entries in dirty */
-    /* threaded runs (gmr_ops.c): per (group rank r, path p), index 2*r+p,
-     * writes issued so far, writes known remotely complete, and a fence's
-     * snapshot (under armcii_gmr_state.lock); NULL otherwise */
-    unsigned long *wcnt, *fcnt, *wsnap;
-    struct armcii_gmr *next_dirty; /* list of regions with ndirty > 0 */
-    int in_dirty_list;
-    struct armcii_gmr *prev, *next; /* all live regions */
-    void *ghost;              /* gmr_ghost.c: ghost-side exposure */
-} armcii_gmr_t;
-
-/* dirty[] bits: writes through the region's window, through a ghost. */
-enum { ARMCII_DIRTY_WIN = 1, ARMCII_DIRTY_GHOST = 2 };
 
 /* Operation classes: translation may redirect some to ghosts, and the
- * profiler counts them. */
+ * profiler counts them (a mask bit is 1 << class). */
 typedef enum {
-    ARMCII_OP_PUT = ARMCII_CLASS_PUT, ARMCII_OP_GET = ARMCII_CLASS_GET,
-    ARMCII_OP_ACC = ARMCII_CLASS_ACC, ARMCII_OP_RMW = ARMCII_CLASS_RMW,
-    ARMCII_OP_NONCONTIG = ARMCII_CLASS_NONCONTIG, /* strided/vector put and get data */
+    ARMCII_OP_PUT, ARMCII_OP_GET, ARMCII_OP_ACC, ARMCII_OP_RMW,
+    ARMCII_OP_NONCONTIG, /* strided/vector put and get data */
     /* Put_flag's data and flag: the target polls with no calls, so where
      * the MPI needs target software even for puts it is served like an
      * accumulate (by a ghost), but it needs no atomicity (direct stays). */
-    ARMCII_OP_NOTIFY = ARMCII_CLASS_NOTIFY,
-    ARMCII_OP_NCLASS = ARMCII_CLASS_N
+    ARMCII_OP_NOTIFY,
+    ARMCII_OP_NCLASS
 } armcii_opclass_t;
+/* The classes a window of component osc (ARMCII_OSC_*) completes only with
+ * the target's software, so that a ghost should serve them (gmr_class.c). */
+unsigned armcii_gmr_software_classes(int osc);
+/* "put", "get", ... of one class; "put get acc ..." for a mask (logs,
+ * armci-info; buf of 64 bytes, "none" for 0). */
+const char *armcii_gmr_class_name(int cls);
+const char *armcii_gmr_class_names(unsigned mask, char *buf, size_t len);
 
 /* Where one operation goes. */
 typedef struct armcii_target {
@@ -105,6 +72,8 @@ typedef struct armcii_target {
     int abs;           /* absolute target */
     MPI_Aint disp;     /* byte displacement in win */
     char *direct;      /* node-local pointer to the target bytes, or NULL */
+    int all_local;     /* the region's members all share the node and direct is
+                        * on: its accumulates and RMW use CPU atomics */
     int reads;         /* the operation fetches data (see complete_local) */
 } armcii_target_t;
 
@@ -114,104 +83,44 @@ typedef struct {
     armci_hdl_t *hdl;  /* nonblocking: explicit handle, or NULL = implicit set */
 } armcii_gmr_cmpl_t;
 
-/* ---- translation table (gmr_table.c; pure C, unit-tested) ---- */
-typedef struct {
-    uintptr_t base;
-    size_t size;
-    void *region;
-    int grank;
-} armcii_gmr_entry_t;
 
-typedef struct {
-    int nproc;
-    struct { armcii_gmr_entry_t *e; int n, cap; } *per;  /* by absolute proc */
-    long live;                /* entries in the table */
-    unsigned long seq;        /* odd while a change is in progress */
-    armcii_lock_t lock;       /* writers (allocation and free) */
-    struct retired *retired;  /* outgrown arrays, freed at destroy */
-} armcii_gmr_table_t;
-
-int armcii_gmr_table_init(armcii_gmr_table_t *t, int nproc);
-void armcii_gmr_table_destroy(armcii_gmr_table_t *t);
-/* 0 on success, -1 if [base, base+size) overlaps an entry of proc, is empty
- * or does not end below the top of the address space. */
-int armcii_gmr_table_insert(armcii_gmr_table_t *t, int proc, const armcii_gmr_entry_t *e);
-/* 0 on success, -1 if no entry of proc starts at base. */
-int armcii_gmr_table_remove(armcii_gmr_table_t *t, int proc, uintptr_t base);
-/* The entry of proc containing addr, or NULL.  O(log n).  The entry is the
- * calling thread's copy: valid until its next lookup. */
-const armcii_gmr_entry_t *armcii_gmr_table_find(const armcii_gmr_table_t *t, int proc,
-                                                uintptr_t addr);
-
-/* Per-thread hint: a copy of the last entry found, valid while the table's
- * sequence number is unchanged (a writer makes it odd, then new).  It is
- * per thread, so it needs no lock; it sits in a header so that the hot
- * path checks it inline. */
-typedef struct {
-    const armcii_gmr_table_t *t;
-    unsigned long seq;
-    int proc;
-    armcii_gmr_entry_t e;
-} armcii_gmr_hint_t;
-extern __thread armcii_gmr_hint_t armcii_gmr_hint __attribute__((tls_model("initial-exec")));
-
-/* armcii_gmr_table_find with the hint checked inline. */
-static inline const armcii_gmr_entry_t *armcii_gmr_table_lookup(const armcii_gmr_table_t *t,
-                                                                int proc, uintptr_t addr)
-{
-    const armcii_gmr_hint_t *h = &armcii_gmr_hint;
-    if (__builtin_expect(h->t == t && h->proc == proc && addr - h->e.base < h->e.size &&
-                             h->seq == __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE), 1))
-        return &h->e;
-    return armcii_gmr_table_find(t, proc, addr);
-}
-
-/* Profiler (ARMCI_PROFILE=1) and automatic redirection: the class, first
- * target and bytes of the operations the calling thread's current library
- * call translated, whether the first one would go to a ghost with
- * redirection on (ghostable) and whether it did (ghost), and, in automatic
- * mode, when the call's first operation on the MPI path was translated
- * (the call is timed from there: node-local load/store calls never read
- * the clock).  Read by src/progress when the call returns; reset when it
- * starts. */
+/* The per-call record that the profiler and the automatic redirection
+ * (src/progress) read when a call returns: the class, first target and bytes
+ * of the operations the calling thread's current library call translated,
+ * whether the first one would go to a ghost with redirection on
+ * (ghostable) and whether it did (ghost), and, in automatic mode, when the
+ * call's first operation on the MPI path was translated (the call is timed
+ * from there: node-local load/store calls never read the clock).  gmr fills
+ * it in translation; src/progress drives it through the three functions
+ * below and the measure bits. */
 typedef struct {
     int cls, proc;   /* cls -1: no operation translated */
     double bytes;
     int ghostable, ghost;
     double t0;       /* 0: not timed (yet) */
 } armcii_gmr_callop_t;
-extern __thread armcii_gmr_callop_t armcii_gmr_callop
-    __attribute__((tls_model("initial-exec")));
+/* What translation records (armcii_gmr_set_measure): per-class operation
+ * counts, and the per-call record with MPI-path calls timed (which also
+ * takes the general path to targets off the node: the contiguous fast
+ * path is not timed). */
+enum { ARMCII_MEASURE_COUNT = 1, ARMCII_MEASURE_TIME = 2 };
+void armcii_gmr_set_measure(unsigned bits);
+/* A call starts: clear the calling thread's record. */
+void armcii_gmr_call_begin(void);
+/* Time the call from now unless its clock already runs (synchronizing calls). */
+void armcii_gmr_call_clock(void);
+/* The calling thread's record of the call that is returning. */
+armcii_gmr_callop_t armcii_gmr_call_end(void);
+/* Operations and bytes per class translated so far (ARMCII_MEASURE_COUNT). */
+void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS]);
 
-/* ---- module state: the one global of src/gmr ---- */
-typedef struct {
-    armcii_gmr_table_t table;
-    armcii_gmr_t *regions;        /* all live regions */
-    armcii_gmr_comm_t *comms;     /* communicators shared by regions (gmr_comm.c) */
-    armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
-    int shm_ok;                   /* MPI_Win_allocate_shared works here */
-    int direct;                   /* node-local path in use */
-    long allocations;
-    unsigned long completions;    /* MPI-path completions (progress pokes) */
-    int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
-    int no_flush_local;           /* a window's flush_local can hang: flush only
-                                   * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
-    int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
-    int phase_off;                /* ARMCIX_Async_phase(0): redirection switched off */
-    MPI_Win create_lock;          /* serializes group window creation */
-    unsigned long redirected;     /* operations sent to ghosts (always counted) */
-    armcii_lock_t lock;           /* dirty list (threaded runs) */
-    armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
-    /* profiler counters, kept only when ARMCI_PROFILE is on */
-    int profile;
-    /* automatic redirection: note each call's first operation (callop) and
-     * take the general path to targets off the node (the contiguous fast
-     * path is not timed) */
-    int timed;
-    long ops[ARMCII_OP_NCLASS];
-    double bytes[ARMCII_OP_NCLASS];
-} armcii_gmr_state_t;
-extern armcii_gmr_state_t armcii_gmr_state;
+/* Ghost redirection hint for regions allocated from now on: 1 on, 0 off,
+ * -1 back to ARMCI_GHOST_ASYNC (ARMCIX_Set_async_hint; outlives init). */
+void armcii_gmr_set_async_hint(int mode);
+/* The redirection setting in force: the last phase switch's (1 on, 0 off),
+ * else ARMCI_GHOST_ASYNC's. */
+int armcii_gmr_redirecting(void);
+
 
 /* Collective over the world (ARMCIX_Async_phase): complete every operation,
  * barrier, then switch ghost redirection on (1, -1) or off (0). */
@@ -226,26 +135,16 @@ void armcii_gmr_redirect(int on);
  * process in this state may switch redirection (GA_Sync's path). */
 int armcii_gmr_quiescent(void);
 
-/* After an MPI write to g's rank r on path p (0: g->win, 1: a ghost) in a
- * threaded run: count it (a fence compares counts, see gmr_ops.c). */
-static inline void armcii_gmr_count_write(armcii_gmr_t *g, int r, int p)
-{
-    if (ARMCII_UNLIKELY(g->wcnt != NULL))
-        __atomic_add_fetch(&g->wcnt[2 * r + p], 1, __ATOMIC_RELEASE);
-}
-/* Threaded run: writes to g's rank r on path p not yet known complete. */
-static inline int armcii_gmr_path_pending(const armcii_gmr_t *g, int r, int p)
-{
-    return __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
-           __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE);
-}
-/* This process has writes to g's rank r that are not known complete. */
-static inline int armcii_gmr_has_unfenced(const armcii_gmr_t *g, int r)
-{
-    if (ARMCII_LIKELY(g->wcnt == NULL))
-        return g->dirty[r] != 0;
-    return armcii_gmr_path_pending(g, r, 0) || armcii_gmr_path_pending(g, r, 1);
-}
+
+/* What the module found at init and since, for the profiler and armci-info. */
+typedef struct {
+    int shm_ok;          /* MPI_Win_allocate_shared works here */
+    int direct;          /* node-local path in use */
+    int poke;            /* a window needs progress pokes */
+    int no_flush_local;  /* a window's flush_local can hang: flush only */
+    int osc;             /* ARMCII_OSC_* of the world-spanning windows */
+} armcii_gmr_facts_t;
+armcii_gmr_facts_t armcii_gmr_facts(void);
 
 /* Operations this process has redirected to ghosts so far (tests, profiler). */
 unsigned long armcii_gmr_redirected(void);
@@ -267,7 +166,6 @@ armcii_gmr_t *armcii_gmr_find_local(const void *ptr);
 void *armcii_gmr_local_alloc(const char *call, size_t size);
 /* Abort naming call when p is not a live block of armcii_gmr_local_alloc. */
 void armcii_gmr_local_free(const char *call, void *p);
-void armcii_gmr_local_finalize(void);
 
 /* ---- translation (gmr_xlate.c) ---- */
 /* Translate [addr, addr+len) on proc for an operation class, or abort with
@@ -283,14 +181,8 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype);
 void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
                     MPI_Datatype dtype, int tcount, MPI_Datatype ttype);
-/* MPI_Accumulate(MPI_SUM) with dirty tracking; gmr-internal: everyone else
- * goes through armcii_gmr_acc_issue(), which owns the scaling policy. */
-void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
-                        MPI_Datatype stype, int tcount, MPI_Datatype ttype);
 /* Local completion of operations on (win, rank); reads: some fetched data. */
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
-/* Local completion of everything issued to t's target on t's window. */
-void armcii_gmr_complete_local(const armcii_target_t *t);
 /* Remote completion of everything issued to t's target on t's window
  * (atomics: the fetched value and the update are both complete). */
 void armcii_gmr_complete_remote(const armcii_target_t *t);
@@ -325,9 +217,6 @@ void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult);
 /* dst[i] += scale * src[i] (the CPU kernel; the caller holds the slice lock). */
 void armcii_gmr_acc_kernel(int datatype, const void *scale, const void *src,
                            void *dst, size_t bytes);
-/* The same under the slice lock of t (direct path, all_local regions). */
-void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *scale,
-                           const void *src, size_t bytes);
 void armcii_gmr_slice_lock(const armcii_target_t *t);
 void armcii_gmr_slice_unlock(const armcii_target_t *t);
 
@@ -369,65 +258,20 @@ void armcii_gmr_acc_reset(armcii_gmr_acc_t *a);
 void armcii_gmr_acc_end(armcii_gmr_acc_t *a);
 
 /* ---- completion sets behind nonblocking handles (gmr_cset.c) ---- */
-/* Record an issued operation in hdl's set (NULL: the implicit set). */
-void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t);
 /* Complete hdl's operations (none: returns at once) and release the set. */
 void armcii_gmr_nb_wait(armci_hdl_t *hdl);
 /* Complete the implicit operations to proc (-1: all of them). */
 void armcii_gmr_nb_wait_proc(int proc);
-/* Drop every entry that refers to g (its window is about to go). */
-void armcii_gmr_nb_purge(const armcii_gmr_t *g);
-/* Complete what is left and release the sets (finalize). */
-void armcii_gmr_nb_finalize(void);
 
-/* ---- communicators shared by regions (gmr_comm.c) ---- */
-/* Collective over comm: the entry for comm's membership (made if new). */
-armcii_gmr_comm_t *armcii_gmr_comm_get(MPI_Comm comm);
-/* Collective over c->comm: its members on my node. */
-MPI_Comm armcii_gmr_comm_node(armcii_gmr_comm_t *c);
-/* Collective over c->comm: drop one reference; the last frees it. */
-void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
-/* Entries alive (tests: regions over one group share one). */
-int armcii_gmr_comm_count(void);
 
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
 /* Ghost memory pools in use (for tests; 0 without ghosts or in other builds). */
 int armcii_gmr_ghost_pools(void);
-#ifdef ARMCII_GHOSTS
-/* Collective over g->comm: 1 when the ghost layer provides the memory of g
- * (then *mem is my slice, NULL for size 0, and g->win is created with
- * MPI_Win_create over it), 0 for the default path. */
-int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem);
-void armcii_gmr_ghost_created(armcii_gmr_t *g);
-void armcii_gmr_ghost_freed(armcii_gmr_t *g);
-/* May rewrite t->win, t->rank, t->disp to the target's ghost. */
-void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t);
-/* Remote-complete what was redirected for g's rank grank (-1: all). */
-void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank);
-/* Redirection of every ghost-reachable region, live and future, on or off;
- * the caller has completed every operation world-wide (armcii_gmr_phase). */
-void armcii_gmr_ghost_switch(int on);
 /* Ghosts exist and regions can be redirected to them in this job. */
+#ifdef ARMCII_GHOSTS
 int armcii_gmr_ghost_usable(void);
-void armcii_gmr_ghost_init(void);
-void armcii_gmr_ghost_finalize(void);
 #else
-static inline int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
-{
-    (void)g, (void)size, (void)mem;
-    return 0;
-}
-static inline void armcii_gmr_ghost_created(armcii_gmr_t *g) { (void)g; }
-static inline void armcii_gmr_ghost_freed(armcii_gmr_t *g) { (void)g; }
-static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
-{
-    (void)cls, (void)t;
-}
-static inline void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank) { (void)g, (void)grank; }
-static inline void armcii_gmr_ghost_switch(int on) { (void)on; }
 static inline int armcii_gmr_ghost_usable(void) { return 0; }
-static inline void armcii_gmr_ghost_init(void) {}
-static inline void armcii_gmr_ghost_finalize(void) {}
 #endif
 
 #endif /* ARMCI_GMR_H */

@@ -11,7 +11,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 int armcii_gmr_acc_elem(int datatype)
 {

@@ -12,7 +12,7 @@
  * all of them hold the same entries for that membership.
  */
 #include <stdlib.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 #define GS armcii_gmr_state
 

@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 typedef struct {
     const armcii_gmr_t *gmr;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 static struct {
     void **slot;          /* open addressing; NULL empty, TOMB deleted */

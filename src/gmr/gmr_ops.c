@@ -7,7 +7,7 @@
  * gives ARMCI's location consistency without flushing every put remotely.
  */
 #include <string.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 /* dirty[] bits: DIRTY_WIN for writes through the region's window,
  * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where
@@ -113,10 +113,11 @@ void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
  * through RMA alone starves every atomic and accumulate aimed at it
  * (tests/mpi/ompi_ucx_rma_progress_repro.c).  Where a window is such an
  * osc/ucx window (armcii_gmr_state.poke), every ARMCII_POKE_EVERY-th completion on the
- * MPI path also calls MPI_Iprobe (~90 ns), which keeps the process serving
- * others at ~1.5 ns per operation.  Elsewhere no poke: under
+ * MPI path also calls MPI_Iprobe, which keeps the process serving others
+ * at a small fraction of an operation's cost.  Elsewhere no poke: under
  * mpi_yield_when_idle (oversubscribed runs) an idle MPI_Iprobe yields the
- * core, ~1 us, i.e. ~15 ns per 8-byte put, for no use. */
+ * core, for no use (the costs: benchmarks/results/design_measurements.txt,
+ * "poke"). */
 #define ARMCII_POKE_EVERY 64
 static inline void poke(void)
 {
@@ -265,9 +266,17 @@ void armcii_gmr_fence_all(void)
     armcii_unlock(&armcii_gmr_state.lock);
 }
 
+void armcii_gmr_set_async_hint(int mode) { armcii_gmr_state.async_hint = mode; }
+
+int armcii_gmr_redirecting(void)
+{
+    int p = armcii_gmr_state.phase;
+    return p >= 0 ? p : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
+}
+
 void armcii_gmr_redirect(int on)
 {
-    armcii_gmr_state.phase_off = !on;
+    armcii_gmr_state.phase = on != 0;
     armcii_gmr_ghost_switch(on);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

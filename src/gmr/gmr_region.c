@@ -17,9 +17,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
-armcii_gmr_state_t armcii_gmr_state = {.create_lock = MPI_WIN_NULL, .async_hint = -1};
+armcii_gmr_state_t armcii_gmr_state = {.create_lock = MPI_WIN_NULL, .async_hint = -1,
+                                       .phase = -1};
 #define GS armcii_gmr_state
 
 /* Probe whether this MPI gives shared-memory windows on the node comm. */
@@ -35,14 +36,19 @@ static int probe_shm(MPI_Comm node)
     return all;
 }
 
+armcii_gmr_facts_t armcii_gmr_facts(void)
+{
+    return (armcii_gmr_facts_t){GS.shm_ok, GS.direct, GS.poke, GS.no_flush_local,
+                                armcii_win_component(GS.create_lock)};
+}
+
 void armcii_gmr_init(void)
 {
     int n = armcii_state.nproc, me = armcii_state.rank;
-    long hint = GS.async_hint;
-    memset(&GS, 0, sizeof GS);
-    GS.async_hint = (int)hint;
-    GS.create_lock = MPI_WIN_NULL;
-    GS.profile = armcii_state.cfg.profile;
+    /* Everything restarts but the user's hint, which may be given before
+     * ARMCI_Init and lasts until changed (ARMCIX_Set_async_hint). */
+    GS = (armcii_gmr_state_t){.async_hint = GS.async_hint, .phase = -1,
+                              .create_lock = MPI_WIN_NULL};
     if (armcii_gmr_table_init(&GS.table, n))
         armcii_error("ARMCI_Init", "out of memory for the translation table");
     GS.shm_ok = probe_shm(armcii_state.node);

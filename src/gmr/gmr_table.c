@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 /* The per-thread hint (gmr.h: armcii_gmr_table_lookup checks it inline). */
 __thread armcii_gmr_hint_t armcii_gmr_hint __attribute__((tls_model("initial-exec")));

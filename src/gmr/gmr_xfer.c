@@ -4,7 +4,7 @@
  * everything else is one MPI operation plus the completion asked for.
  */
 #include <string.h>
-#include "gmr.h"
+#include "gmr_impl.h"
 
 /* The hot path of blocking contiguous put and get (bench_samewin measures
  * it against raw MPI): the thread's translation hint covers the target and
@@ -17,7 +17,7 @@
 static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, size_t *off,
                                         int *grank)
 {
-    if (ARMCII_UNLIKELY(armcii_gmr_state.profile | armcii_gmr_state.poke))
+    if (ARMCII_UNLIKELY((armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) | armcii_gmr_state.poke))
         return NULL;
     const armcii_gmr_entry_t *e =
         armcii_gmr_table_lookup(&armcii_gmr_state.table, proc, (uintptr_t)addr);
@@ -26,7 +26,8 @@ static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, s
     size_t o = (uintptr_t)addr - e->base;
     armcii_gmr_t *g = e->region;
     if (ARMCII_UNLIKELY((size_t)bytes > e->size - o ||
-                        ((g->ghost_rw | armcii_gmr_state.timed) && !g->slice[e->grank].direct)))
+                        ((g->ghost_rw | (armcii_gmr_state.measure & ARMCII_MEASURE_TIME)) &&
+                         !g->slice[e->grank].direct)))
         return NULL;
     *off = o;
     *grank = e->grank;

@@ -2,19 +2,47 @@
  * Translation of (address, proc) into a target, and the node-local checks.
  * This is the one place every operation passes through before it is issued.
  */
-#include "gmr.h"
+#include "gmr_impl.h"
 
-__thread armcii_gmr_callop_t armcii_gmr_callop = {-1, -1, 0, 0, 0, 0};
+/* The calling thread's record of its current call (gmr.h). */
+static __thread armcii_gmr_callop_t callop __attribute__((tls_model("initial-exec"))) = {
+    -1, -1, 0, 0, 0, 0};
 
-/* Profiler counters and the call's first operation (gmr.h, callop).
- * offered: the operation was offered to the ghost layer (its path may be a
- * ghost's); it is timed in automatic mode from here, being an MPI-path
- * operation (the others are load/store, which never wait for a target). */
+MPI_Win armcii_gmr_window(const armcii_gmr_t *g) { return g->win; }
+
+int armcii_gmr_abs(const armcii_gmr_t *g, int grank) { return g->abs_of[grank]; }
+
+void armcii_gmr_set_measure(unsigned bits) { armcii_gmr_state.measure = bits; }
+
+void armcii_gmr_call_begin(void) { callop = (armcii_gmr_callop_t){-1, -1, 0, 0, 0, 0}; }
+
+void armcii_gmr_call_clock(void)
+{
+    if (callop.t0 == 0)
+        callop.t0 = MPI_Wtime();
+}
+
+armcii_gmr_callop_t armcii_gmr_call_end(void) { return callop; }
+
+void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS])
+{
+    armcii_lock(&armcii_gmr_state.prof_lock);
+    for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
+        ops[c] = armcii_gmr_state.ops[c];
+        bytes[c] = armcii_gmr_state.bytes[c];
+    }
+    armcii_unlock(&armcii_gmr_state.prof_lock);
+}
+
+/* Counters and the call's record.  offered: the operation was offered to
+ * the ghost layer (its path may be a ghost's); it is timed in automatic
+ * mode from here, being an MPI-path operation (the others are load/store,
+ * which never wait for a target). */
 static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_t len,
                     const armcii_target_t *t, int offered)
 {
-    armcii_gmr_callop_t *op = &armcii_gmr_callop;
-    if (armcii_gmr_state.profile) {
+    armcii_gmr_callop_t *op = &callop;
+    if (armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) {
         armcii_lock(&armcii_gmr_state.prof_lock); /* threaded runs: exact counts */
         armcii_gmr_state.ops[cls]++;
         armcii_gmr_state.bytes[cls] += (double)len;
@@ -27,7 +55,7 @@ static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_
         op->ghost = t->win != g->win;
     }
     op->bytes += (double)len;
-    if (armcii_gmr_state.timed && offered && op->t0 == 0)
+    if ((armcii_gmr_state.measure & ARMCII_MEASURE_TIME) && offered && op->t0 == 0)
         op->t0 = MPI_Wtime();
 }
 
@@ -50,6 +78,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->abs = proc;
     t->disp = g->disp_hdr + (MPI_Aint)off;
     t->direct = s->direct ? s->direct + off : NULL;
+    t->all_local = g->all_local;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
@@ -57,7 +86,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     int offered = !t->direct || ((cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW) && !g->all_local);
     if (offered)
         armcii_gmr_ghost_redirect(cls, t);
-    if (ARMCII_UNLIKELY(armcii_gmr_state.profile | armcii_gmr_state.timed))
+    if (ARMCII_UNLIKELY(armcii_gmr_state.measure))
         note_op(g, cls, proc, len, t, offered);
     return 0;
 }

@@ -237,21 +237,18 @@ static void node_sizes(char *buf, size_t len)
 static void print_ghosts(void)
 {
 #ifdef ARMCII_GHOSTS
-    const armcii_ghost_state_t *g = &armcii_ghost_state;
+    armcii_ghost_info_t g = armcii_ghost_info();
     int world = 0;
     PMPI_Comm_size(MPI_COMM_WORLD, &world);
-    info_kv("ghosts per node", "%d (%s)", g->ghosts_per_node,
-            g->ghosts_on ? "ghosts on" : "ghosts off");
-    if (g->ghosts_on) {
-        info_kv("users per node", "%d", g->users_per_chunk);
+    info_kv("ghosts per node", "%d (%s)", g.ghosts_per_node,
+            g.ghosts_on ? "ghosts on" : "ghosts off");
+    if (g.ghosts_on) {
+        info_kv("users per node", "%d", g.users_per_node);
         info_kv("MPI processes with ghosts", "%d", world);
         info_kv("redirection to ghosts", "%s",
                 armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async));
-        size_t per_user = 0;
-        for (int i = 0; i < g->npools; i++)
-            per_user += g->pool[i].part;
         info_kv("ghost pools", "%d, %zu KiB per user (ARMCI_GHOST_POOL_SIZE; grow on demand)",
-                g->npools, per_user >> 10);
+                g.npools, g.pool_bytes_per_user >> 10);
     }
 #else
     info_kv("ghosts per node", "none (not a ghost-progress build)");
@@ -270,9 +267,9 @@ static void print_layout(void)
         info_kv("virtual nodes", "on (ARMCI_VIRTUAL_NODE_SIZE=%d)", vn);
     else
         info_kv("virtual nodes", "off (ARMCI_VIRTUAL_NODE_SIZE unset or 0)");
-    info_kv("shared-memory windows", "%s", yes_no(armcii_gmr_state.shm_ok));
-    info_kv("node-local path", "%s%s", armcii_gmr_state.direct ? "on" : "off",
-            armcii_state.cfg.node_local && !armcii_gmr_state.shm_ok
+    info_kv("shared-memory windows", "%s", yes_no(armcii_gmr_facts().shm_ok));
+    info_kv("node-local path", "%s%s", armcii_gmr_facts().direct ? "on" : "off",
+            armcii_state.cfg.node_local && !armcii_gmr_facts().shm_ok
                 ? " (asked for, but this MPI refuses shared windows)" : "");
     print_ghosts();
 }

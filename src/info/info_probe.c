@@ -61,12 +61,12 @@ static void open_window(probe_t *p)
     void *base = NULL;
     p->win = p->shm = MPI_WIN_NULL;
     armcii_comm_dup(armcii_state.world, &p->comm);
-    if (armcii_gmr_state.shm_ok && armcii_state.nnodes == 1) {
+    if (armcii_gmr_facts().shm_ok && armcii_state.nnodes == 1) {
         p->kind = "MPI_Win_allocate_shared (one node)";
         if (all_ok(MPI_Win_allocate_shared(PROBE_BYTES, 1, MPI_INFO_NULL, p->comm, &base,
                                            &p->win) == MPI_SUCCESS))
             return;
-    } else if (armcii_gmr_state.shm_ok) {
+    } else if (armcii_gmr_facts().shm_ok) {
         MPI_Comm node;
         p->kind = "MPI_Win_create over node-shared memory (nodes > 1)";
         armcii_comm_dup(armcii_state.node, &node);
@@ -155,7 +155,7 @@ static void print_advice(int any_yes)
     int ghost_build = 0, ghosts = 0;
 #ifdef ARMCII_GHOSTS
     ghost_build = 1;
-    ghosts = armcii_ghost_state.ghosts_on;
+    ghosts = armcii_ghost_info().ghosts_on;
 #endif
     if (!any_yes)
         printf("  no class waits for the target here\n");

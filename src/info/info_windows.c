@@ -89,13 +89,12 @@ void info_windows_probe(info_win_t w[INFO_NWIN])
 static const char *region_windows(void)
 {
 #ifdef ARMCII_GHOSTS
-    const armcii_ghost_state_t *g = &armcii_ghost_state;
-    if (g->ghosts_on && armcii_state.nnodes > 1 &&
+    if (armcii_ghost_info().ghosts_on && armcii_state.nnodes > 1 &&
         armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF)
         return "MPI_Win_create over slices of the ghosts' pools, for groups spanning nodes; "
                "node-shared windows within a node";
 #endif
-    if (!armcii_gmr_state.shm_ok)
+    if (!armcii_gmr_facts().shm_ok)
         return "MPI_Win_allocate over the group";
     if (armcii_state.nnodes == 1)
         return "MPI_Win_allocate_shared (one node)";
@@ -131,8 +130,8 @@ void info_print_windows(const info_win_t w[INFO_NWIN])
         printf("  ghosts would serve       : none (MPI_Win_create refused here)\n");
     else
         printf("  ghosts would serve       : %s (on %s windows; component facts in "
-               "armcii_software_classes)\n",
-               armcii_class_names(armcii_software_classes(c->osc), names, sizeof names),
+               "armcii_gmr_software_classes)\n",
+               armcii_gmr_class_names(armcii_gmr_software_classes(c->osc), names, sizeof names),
                armcii_osc_name(c->osc));
 }
 
@@ -173,9 +172,9 @@ static const char *in_force(int i)
     if (bit == ARMCII_QUIRK_ACC_DTYPE_SPLIT)
         return armcii_quirks() & bit ? "yes" : "no";
     if (bit == ARMCII_QUIRK_WIN_POKE)
-        return armcii_gmr_state.poke ? "yes" : "no (until a region's window needs it)";
+        return armcii_gmr_facts().poke ? "yes" : "no (until a region's window needs it)";
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
-        return !armcii_gmr_state.no_flush_local ? "no"
+        return !armcii_gmr_facts().no_flush_local ? "no"
                : armcii_state.cfg.no_flush_local ? "yes (ARMCI_NO_FLUSH_LOCAL=on)" : "yes";
     return "no (no dynamic window is created)";
 }

@@ -11,7 +11,7 @@
  *  AUTO          the conflict tree decides: overlapping segments ->
  *                CONSERVATIVE, otherwise BATCHED, which beat DIRECT at every
  *                size measured with benchmarks/bench_strided on Open MPI 4.1
- *                (README, "Noncontiguous method choice").
+ *                (docs/benchmarks.md, "Noncontiguous method choice").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +162,7 @@ static void eng_segment(eng_t *e, char *l, char *r, int bytes)
         memmove(l, t.direct, (size_t)bytes);
         return;
     }
-    if (t.direct && t.gmr->all_local) {
+    if (t.direct && t.all_local) {
         eng_acc_direct(e, &t, l, bytes);
         return;
     }

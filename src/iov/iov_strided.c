@@ -14,9 +14,9 @@
 #include "iov.h"
 
 /* Below this many blocks a datatype costs more than it saves: building and
- * freeing two types is ~0.35 us, while one put/get per block costs ~0.04 us
- * (bench_strided, osc rdma, one node: 8 blocks of 16 B took 0.45 us as one
- * hvector operation vs 0.22 us batched; the two meet near 16 blocks). */
+ * freeing two types costs several times one put/get per block (bench_strided,
+ * osc rdma, one node; the crossing point and the figures:
+ * benchmarks/results/design_measurements.txt, "strided datatype"). */
 #define STRIDED_DTYPE_MIN_BLOCKS 16
 
 void armcii_iov_strided_type(int levels, const int count[], const int stride[],
@@ -133,7 +133,7 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     int in_slice = armcii_iov_xlate(op, rem + lo, (size_t)(hi - lo), 0, &t) == 0;
     int split = op->kind == ARMCII_IOV_ACC &&
                 (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT);
-    int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.gmr->all_local);
+    int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.all_local);
     /* The written side's blocks may not overlap in one MPI datatype: the
      * target's for put and accumulate, the origin's for get. */
     int overlap = !armcii_iov_strided_disjoint(levels, count,

@@ -149,7 +149,8 @@ void armcii_msg_gop(const char *call, void *x, int n, const char *op, int type, 
     ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, comm));
 }
 
-/* Keys compare as doubles: long keys above 2^53 lose precision (README). */
+/* Keys compare as doubles: long keys above 2^53 lose precision
+ * (docs/mpi-notes.md, known limitations). */
 static double key_of(const void *x, int type)
 {
     switch (type) {

@@ -143,7 +143,7 @@ struct armcix_mutex_hdl_s *armcii_mutex_create(const char *call, int count, MPI_
         memset(h->tail[h->rank], 0, (size_t)count * sizeof(int));
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
-    ARMCII_MPI(MPI_Win_sync(h->gmr->win));
+    ARMCII_MPI(MPI_Win_sync(armcii_gmr_window(h->gmr)));
     ARMCII_MPI(MPI_Barrier(h->comm));
     set_link(h);
     return h;
@@ -156,7 +156,7 @@ void armcii_mutex_destroy(const char *call, struct armcix_mutex_hdl_s *h, int fo
             for (int m = 0; m < h->count[r]; m++)
                 if (h->held[h->first[r] + m])
                     armcii_error(call, "mutex %d of process %d is still locked by the "
-                                 "caller", m, h->gmr->abs_of[r]);
+                                 "caller", m, armcii_gmr_abs(h->gmr, r));
     }
     set_unlink(h);
     int mine = h->count[h->rank] > 0;

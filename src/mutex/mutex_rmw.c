@@ -9,20 +9,18 @@
  * fetched value needs a round trip anyway, and only remote completion is
  * guaranteed by the standard to make the update visible to every other
  * origin, which a swap used as a spin-lock and the mutex tail word need.
- * Measured with Open MPI 4.1.4, 2 ranks, 20000 fetch-and-adds, median of 9
- * (on a loaded 2-core machine, so noisy): osc/sm (ARMCI_NODE_LOCAL=off, one
- * node) 30 ns either way; osc/rdma over MPI_Win_create (virtual node size
- * 1) 10-17 us with flush vs 8-15 us with flush_local, within noise; osc/pt2pt
- * 22-45 us vs 12-27 us (flush adds an acknowledgement round trip).  The
- * node-local CPU atomic is 10 ns.  One rule for every op keeps it simple and
- * safe; switch fetch-and-add to flush_local if pt2pt matters.
+ * Flush against flush_local made no difference beyond noise on osc/sm and
+ * osc/rdma, and flush costs an acknowledgement round trip on osc/pt2pt
+ * (benchmarks/results/design_measurements.txt, "rmw completion").  One
+ * rule for every op keeps it simple and safe; switch fetch-and-add to
+ * flush_local if pt2pt matters.
  */
 #include <string.h>
 #include "mutex.h"
 
 static int use_cpu(const armcii_target_t *t)
 {
-    return t->direct && t->gmr->all_local;
+    return t->direct && t->all_local;
 }
 
 int armcii_mutex_swap_int(const armcii_target_t *t, int value)

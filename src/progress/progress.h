@@ -16,7 +16,14 @@
  * over the world that every process entered with its writes remotely
  * complete; the progress thread only polls MPI (it never touches library
  * state), so it needs nothing but MPI_THREAD_MULTIPLE.
- * May call: src/gmr (counters, policy), src/common.
+ * Ownership of the automatic mode: this module alone decides the
+ * redirection setting; src/gmr fills a per-call record in translation
+ * (driven through armcii_gmr_call_*), holds the one redirection flag and
+ * switches it (armcii_gmr_redirect); the API layer calls two hooks, the
+ * per-call enter/leave below and armcii_progress_sync at its barriers.
+ * This header is what other modules may use (the state is here only for
+ * the inline per-call branch); progress_impl.h is the module's inside.
+ * May call: src/gmr (call records, counters, the switch), src/common.
  */
 #ifndef ARMCI_PROGRESS_H
 #define ARMCI_PROGRESS_H
@@ -38,7 +45,17 @@ typedef struct {
     long gcalls;  /* calls ghosts would serve (either path) */
 } armcii_adapt_ivl_t;
 
-/* ---- module state: the one global of src/progress ---- */
+/* What the decision remembers between intervals: per setting (0 off,
+ * 1 on), library time (T_comm) per ghostable call in the last
+ * communication-dense interval run with it, and that interval's number
+ * among the dense ones (-1: never); dense intervals so far, and in a row. */
+typedef struct {
+    double dense_cost[2];
+    long dense_at[2], dense_n, dense_run;
+} armcii_adapt_hist_t;
+
+/* ---- module state: the one global of src/progress (per-thread call
+ * nesting is file-local, progress_profile.c) ---- */
 typedef struct {
     /* progress thread (progress_thread.c) */
     int thread_running;
@@ -59,27 +76,19 @@ typedef struct {
     double cls_calls[ARMCII_OP_NCLASS], cls_time[ARMCII_OP_NCLASS];
     double cls_wait[ARMCII_OP_NCLASS], cls_cong[ARMCII_OP_NCLASS];
     double *target_wait;       /* per absolute target */
-    /* automatic redirection (progress_adapt.c) */
+    /* automatic redirection (progress_adapt.c); the setting itself is
+     * src/gmr's (armcii_gmr_redirecting) */
     int adapt;                 /* deciding at synchronization points now */
-    int redirect;              /* the current setting: 1 on, 0 off */
     armcii_adapt_ivl_t ivl;
     long decisions, switches;
-    /* per setting (0 off, 1 on): library time (T_comm) per ghostable
-     * call in the last communication-dense interval run with it, and that
-     * interval's number among the dense ones (-1: never); dense intervals
-     * so far, and in a row */
-    double dense_cost[2];
-    long dense_at[2], dense_n, dense_run;
+    armcii_adapt_hist_t hist;
 } armcii_progress_state_t;
 extern armcii_progress_state_t armcii_progress_state;
 
-/* Start/stop the progress thread and the profiler (init/finalize). */
+/* Start/stop the progress thread, the profiler and the automatic mode
+ * (init/finalize). */
 void armcii_progress_init(void);
 void armcii_progress_finalize(void);
-
-/* Progress thread (progress_thread.c). */
-void armcii_progress_thread_start(void);
-void armcii_progress_thread_stop(void);
 
 /* Per-call timing: the library is entered / left.  When neither the
  * profiler nor the automatic mode is on this is one predictable branch;
@@ -102,33 +111,23 @@ static inline void armcii_profile_leave(void)
 }
 static inline void armcii_profile_clock(void)
 {
-    if (__builtin_expect(armcii_progress_state.timing, 0) && armcii_gmr_callop.t0 == 0)
-        armcii_gmr_callop.t0 = MPI_Wtime();
+    if (__builtin_expect(armcii_progress_state.timing, 0))
+        armcii_gmr_call_clock();
 }
-void armcii_profile_start(void);
-void armcii_profile_report(void);
 
 /* ---- automatic redirection (progress_adapt.c) ---- */
-/* At init: the mode ARMCI_GHOST_ASYNC sets (AUTO: adapt). */
-void armcii_adapt_init(void);
-static inline int armcii_adapt_active(void) { return armcii_progress_state.adapt; }
-/* ARMCI_Barrier in automatic mode: fence all, then the decision's
- * allreduce, which is the barrier. */
-void armcii_adapt_barrier(void);
-/* armci_msg_barrier over the world in automatic mode (GA_Sync's path,
- * ARMCI_AllFence then this): the allreduce is the barrier; a switch only
- * when every process arrived with its writes complete. */
-void armcii_adapt_msg_barrier(void);
+/* The synchronization points the API layer reports. */
+typedef enum {
+    ARMCII_SYNC_BARRIER,   /* ARMCI_Barrier: fences all, then a world barrier */
+    ARMCII_SYNC_MSG        /* armci_msg_barrier over the world (GA_Sync's path,
+                            * after ARMCI_AllFence): no fence of its own */
+} armcii_sync_kind_t;
+/* The API layer's barrier hook: in automatic mode, do the barrier of kind
+ * (the decision's allreduce is the barrier) and return 1; otherwise return
+ * 0 and the caller does its own barrier. */
+int armcii_progress_sync(armcii_sync_kind_t kind);
 /* ARMCIX_Async_phase: 1 on, 0 off (automatic mode ends), -1 automatic. */
 void armcii_adapt_phase(int mode);
-/* An interval's sums over the world (microseconds; calls and busy flags
- * counted), as one allreduce carries them. */
-enum { ARMCII_ADAPT_T, ARMCII_ADAPT_COMM, ARMCII_ADAPT_WAIT, ARMCII_ADAPT_CONG,
-       ARMCII_ADAPT_GCALLS, ARMCII_ADAPT_BUSY, ARMCII_ADAPT_NSUM };
-/* The setting the sums call for (1 on, 0 off), given the current one in
- * armcii_progress_state.redirect; records dense-interval costs; why gets
- * the rule that fired.  No MPI: unit-tested (tests/unit/test_adapt_decide). */
-int armcii_adapt_decide(const long long *sums, char *why, size_t len);
 /* The current setting, 1 on or 0 off; -1 where nothing can be redirected
  * (no ghosts, or an MPI whose windows cannot carry them): tests and
  * bench_multiphase. */

@@ -62,9 +62,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "progress.h"
+#include "progress_impl.h"
 
-#define PS armcii_progress_state
+#define PG armcii_progress_state
 
 /* The other setting must have been this much cheaper per call to win: a
  * margin against noise, so near-equal paths do not flip. */
@@ -72,38 +72,44 @@
 
 static void start_interval(void)
 {
-    PS.ivl = (armcii_adapt_ivl_t){.t0 = MPI_Wtime()};
+    PG.ivl = (armcii_adapt_ivl_t){.t0 = MPI_Wtime()};
 }
 
-/* Timing and the general path on while deciding (gmr: timed).  Not in
- * threaded runs: a barrier in one thread says nothing about the operations
- * other threads of the process have in flight, so no point is safe to
- * switch at (ARMCIX_Async_phase(0/1) remains, the caller's collective
- * promise). */
+/* Timing and the general path on while deciding (gmr's measure bits).  Not
+ * in threaded runs: a barrier in one thread says nothing about the
+ * operations other threads of the process have in flight, so no point is
+ * safe to switch at (ARMCIX_Async_phase(0/1) remains, the caller's
+ * collective promise). */
 static void set_adapt(int on)
 {
     if (on && armcii_state.threaded && armcii_gmr_ghost_usable())
         armcii_warn_once("automatic ghost redirection is not available under "
                          "MPI_THREAD_MULTIPLE; redirection stays as it is");
-    PS.adapt = on && armcii_gmr_ghost_usable() && !armcii_state.threaded;
+    PG.adapt = on && armcii_gmr_ghost_usable() && !armcii_state.threaded;
     /* Once on, per-call timing stays on (a branch and a nesting count per
-     * call; the clock is read by synchronizing calls only once gmr's timed
+     * call; the clock is read by synchronizing calls only once gmr's timing
      * is off): it is switched from inside a call (ARMCIX_Async_phase), and
      * turning it off there would leave that call's nesting count behind. */
-    PS.timing = PS.timing || PS.profile || PS.adapt;
-    armcii_gmr_state.timed = PS.adapt;
+    PG.timing = PG.timing || PG.profile || PG.adapt;
+    armcii_gmr_set_measure((PG.profile ? ARMCII_MEASURE_COUNT : 0u) |
+                           (PG.adapt ? ARMCII_MEASURE_TIME : 0u));
+}
+
+armcii_adapt_rule_t armcii_adapt_rule(const armcii_config_t *c)
+{
+    return (armcii_adapt_rule_t){c->adapt_wait_on, c->adapt_cr_low, c->adapt_cr_high,
+                                 c->adapt_congestion, c->adapt_reprobe};
 }
 
 void armcii_adapt_init(void)
 {
     const armcii_config_t *c = &armcii_state.cfg;
-    PS.redirect = c->ghost_async != ARMCII_ASYNC_OFF;
-    PS.decisions = PS.switches = 0;
-    PS.dense_at[0] = PS.dense_at[1] = -1;
-    PS.dense_n = PS.dense_run = 0;
+    PG.decisions = PG.switches = 0;
+    PG.hist = (armcii_adapt_hist_t){.dense_at = {-1, -1}};
+    PG.profile = c->profile;
     set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO);
     start_interval();
-    if (PS.adapt && armcii_state.rank == 0)
+    if (PG.adapt && armcii_state.rank == 0)
         armcii_log(1, "adapt: automatic ghost redirection, starting on; decisions at "
                    "barriers at least %d ms apart: on when W >= %d%% and CR_on <= %d%%, off "
                    "when CR >= %d%% or C >= %d%% with CR > %d%%", c->adapt_interval,
@@ -114,9 +120,9 @@ void armcii_adapt_init(void)
 static long long usec(double s) { return (long long)(s * 1e6 + 0.5); }
 
 /* The model's setting from the sums (microseconds over all processes). */
-static int model(const long long *s, char *why, size_t len)
+static int model(const armcii_adapt_rule_t *r, int cur, const long long *s, char *why,
+                 size_t len)
 {
-    const armcii_config_t *c = &armcii_state.cfg;
     double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM];
     double wt = (double)s[ARMCII_ADAPT_WAIT];
     /* Each process rounds its sums to microseconds: in an interval spent
@@ -125,20 +131,19 @@ static int model(const long long *s, char *why, size_t len)
     comm = comm < t ? comm : t;
     wt = wt < comm ? wt : comm;
     double w = 100.0 * wt / t, cg = 100.0 * (double)s[ARMCII_ADAPT_CONG] / t;
-    if (!PS.redirect) {
+    if (!cur) {
         double cr = t - wt > 0 ? 100.0 * (comm - wt) / (t - wt) : 100.0;
-        int on = w >= c->adapt_wait_on && cr <= c->adapt_cr_low;
+        int on = w >= r->wait_on && cr <= r->cr_low;
         snprintf(why, len, "W %.1f%% %s %d%%, CR_on %.1f%% %s %d%%", w,
-                 w >= c->adapt_wait_on ? ">=" : "<", c->adapt_wait_on, cr,
-                 cr <= c->adapt_cr_low ? "<=" : ">", c->adapt_cr_low);
+                 w >= r->wait_on ? ">=" : "<", r->wait_on, cr,
+                 cr <= r->cr_low ? "<=" : ">", r->cr_low);
         return on;
     }
     double cr = 100.0 * comm / t;
-    int off = cr >= c->adapt_cr_high || (cg >= c->adapt_congestion && cr > c->adapt_cr_low);
+    int off = cr >= r->cr_high || (cg >= r->congestion && cr > r->cr_low);
     snprintf(why, len, "C %.1f%% %s %d%%, CR %.1f%% %s %d%%/%d%%", cg,
-             cg >= c->adapt_congestion ? ">=" : "<", c->adapt_congestion, cr,
-             cr >= c->adapt_cr_high ? ">=" : cr > c->adapt_cr_low ? "in" : "<=",
-             c->adapt_cr_low, c->adapt_cr_high);
+             cg >= r->congestion ? ">=" : "<", r->congestion, cr,
+             cr >= r->cr_high ? ">=" : cr > r->cr_low ? "in" : "<=", r->cr_low, r->cr_high);
     return !off;
 }
 
@@ -147,8 +152,8 @@ static int model(const long long *s, char *why, size_t len)
  * overload their ghost.  That premise fails where the direct path itself
  * waits for software progress in such a phase (Open MPI 4.1's osc ucx
  * serves others' atomics only from its progress engine, which RMA calls
- * do not run: bench_multiphase's communication phase took 3.0 s off and
- * 0.8 s on).  So both settings are measured there: each dense interval
+ * do not run: bench_multiphase under osc ucx: its communication phase took
+ * several times longer off than on, benchmarks/results/bench_multiphase.ucx.txt).  So both settings are measured there: each dense interval
  * records the time in library calls per ghostable call under the current
  * setting, and while the other setting's figure is fresh (measured at most
  * ARMCI_ADAPT_REPROBE dense intervals ago: dense phases of an iterative
@@ -158,51 +163,51 @@ static int model(const long long *s, char *why, size_t len)
  * second dense interval in a row: the first one after a computation
  * phase may straddle its end, and a phase shorter than two intervals is
  * not worth a probe. */
-int armcii_adapt_decide(const long long *s, char *why, size_t len)
+int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_adapt_hist_t *in,
+                        const long long *s, armcii_adapt_hist_t *out, char *why, size_t len)
 {
-    const armcii_config_t *c = &armcii_state.cfg;
-    int pick = model(s, why, len), cur = PS.redirect;
+    int pick = model(rule, cur, s, why, len);
     double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM];
-    if (100.0 * comm < c->adapt_cr_high * t || s[ARMCII_ADAPT_GCALLS] <= 0 ||
-        c->adapt_reprobe <= 0) {
-        PS.dense_run = 0;
+    *out = *in;
+    if (100.0 * comm < rule->cr_high * t || s[ARMCII_ADAPT_GCALLS] <= 0 || rule->reprobe <= 0) {
+        out->dense_run = 0;
         return pick;
     }
     /* All time in calls per ghostable call, not the time in those calls
      * alone: a redirected call returns once queued, and its cost shows in
-     * the fences and barriers that complete it (osc pt2pt, 16 cores: 7
-     * against 5 us per call on/off, yet the comm phase took 0.435 s on
-     * and 0.234 s off, and such figures once switched a comm phase on). */
+     * the fences and barriers that complete it (under osc pt2pt a
+     * communication phase with cheaper calls on than off still took longer
+     * on, and such figures once switched a communication phase on). */
     double cost = comm / (double)s[ARMCII_ADAPT_GCALLS];
-    PS.dense_run++;
-    PS.dense_n++;
-    PS.dense_cost[cur] = cost;
-    PS.dense_at[cur] = PS.dense_n;
-    long age = PS.dense_n - PS.dense_at[!cur];
+    out->dense_run++;
+    out->dense_n++;
+    out->dense_cost[cur] = cost;
+    out->dense_at[cur] = out->dense_n;
+    long age = out->dense_n - out->dense_at[!cur];
     size_t n = strlen(why);
-    if (PS.dense_at[!cur] >= 0 && age < c->adapt_reprobe) {
-        pick = PS.dense_cost[!cur] < DENSE_GAIN * cost ? !cur : cur;
+    if (out->dense_at[!cur] >= 0 && age < rule->reprobe) {
+        pick = out->dense_cost[!cur] < DENSE_GAIN * cost ? !cur : cur;
         snprintf(why + n, len - n, "; dense: %s %.0f us/call, %s %.0f us/call %ld dense "
                  "intervals ago", cur ? "on" : "off", cost, cur ? "off" : "on",
-                 PS.dense_cost[!cur], age);
-    } else if (cur && PS.dense_run < 2) {
+                 out->dense_cost[!cur], age);
+    } else if (cur && out->dense_run < 2) {
         pick = cur;
         snprintf(why + n, len - n, "; dense: first dense interval, %.0f us/call on", cost);
     }
     return pick;
 }
 
-static void log_decision(const long long *s, int on, const char *why)
+static void log_decision(const long long *s, int cur, int on, const char *why)
 {
     if (armcii_state.rank != 0 || armcii_state.cfg.verbose < 1)
         return;
     double np = armcii_state.nproc, t = (double)s[ARMCII_ADAPT_T] / np / 1e6;
     double comm = (double)s[ARMCII_ADAPT_COMM] / np / 1e6;
     armcii_log(1, "adapt: decision %ld: interval %.3f s, per process T_comm %.4f s, T_comp "
-               "%.4f s, W %.4f s, C %.4f s (%s): redirection %s%s", PS.decisions, t, comm,
+               "%.4f s, W %.4f s, C %.4f s (%s): redirection %s%s", PG.decisions, t, comm,
                t - comm, (double)s[ARMCII_ADAPT_WAIT] / np / 1e6,
                (double)s[ARMCII_ADAPT_CONG] / np / 1e6, why,
-               on ? "on" : "off", on != PS.redirect ? (on ? " (switched on)" : " (switched off)")
+               on ? "on" : "off", on != cur ? (on ? " (switched on)" : " (switched off)")
                                                     : " (kept)");
 }
 
@@ -211,60 +216,64 @@ static void log_decision(const long long *s, int on, const char *why)
 static void sync_point(int quiet)
 {
     long long v[ARMCII_ADAPT_NSUM], s[ARMCII_ADAPT_NSUM];
-    double now = MPI_Wtime(), t0 = armcii_gmr_callop.t0; /* this call so far counts */
-    armcii_lock(&PS.lock);
-    v[ARMCII_ADAPT_T] = usec(now - PS.ivl.t0);
-    double since = t0 > PS.ivl.t0 ? t0 : PS.ivl.t0;
-    v[ARMCII_ADAPT_COMM] = usec(PS.ivl.comm + (t0 > 0 ? now - since : 0));
-    v[ARMCII_ADAPT_WAIT] = usec(PS.ivl.wait);
-    v[ARMCII_ADAPT_CONG] = usec(PS.ivl.cong);
-    v[ARMCII_ADAPT_GCALLS] = PS.ivl.gcalls;
-    armcii_unlock(&PS.lock);
+    double now = MPI_Wtime(), t0 = armcii_gmr_call_end().t0; /* this call so far counts */
+    armcii_lock(&PG.lock);
+    v[ARMCII_ADAPT_T] = usec(now - PG.ivl.t0);
+    double since = t0 > PG.ivl.t0 ? t0 : PG.ivl.t0;
+    v[ARMCII_ADAPT_COMM] = usec(PG.ivl.comm + (t0 > 0 ? now - since : 0));
+    v[ARMCII_ADAPT_WAIT] = usec(PG.ivl.wait);
+    v[ARMCII_ADAPT_CONG] = usec(PG.ivl.cong);
+    v[ARMCII_ADAPT_GCALLS] = PG.ivl.gcalls;
+    armcii_unlock(&PG.lock);
     v[ARMCII_ADAPT_BUSY] = !quiet;
     ARMCII_MPI(MPI_Allreduce(v, s, ARMCII_ADAPT_NSUM, MPI_LONG_LONG, MPI_SUM, armcii_state.world));
     long long due = (long long)armcii_state.nproc * armcii_state.cfg.adapt_interval * 1000;
     if (s[ARMCII_ADAPT_BUSY] > 0 || s[ARMCII_ADAPT_T] < due || s[ARMCII_ADAPT_T] <= 0)
         return; /* keep measuring */
     char why[256];
-    int on = armcii_adapt_decide(s, why, sizeof why);
-    PS.decisions++;
-    log_decision(s, on, why);
-    if (on != PS.redirect) {
+    armcii_adapt_rule_t rule = armcii_adapt_rule(&armcii_state.cfg);
+    int cur = armcii_gmr_redirecting();
+    int on = armcii_adapt_decide(&rule, cur, &PG.hist, s, &PG.hist, why, sizeof why);
+    PG.decisions++;
+    log_decision(s, cur, on, why);
+    if (on != cur) {
         armcii_gmr_redirect(on);
-        PS.redirect = on;
-        PS.switches++;
+        PG.switches++;
     }
     start_interval();
 }
 
-void armcii_adapt_barrier(void)
+int armcii_progress_sync(armcii_sync_kind_t kind)
 {
-    armcii_gmr_fence_all();
-    sync_point(1);
+    if (!PG.adapt)
+        return 0;
+    if (kind == ARMCII_SYNC_BARRIER)
+        armcii_gmr_fence_all();
+    /* ARMCII_SYNC_MSG: msg_barrier checks; any process with unfenced
+     * writes vetoes the switch */
+    sync_point(kind == ARMCII_SYNC_BARRIER || armcii_gmr_quiescent());
+    return 1;
 }
-
-void armcii_adapt_msg_barrier(void) { sync_point(armcii_gmr_quiescent()); }
 
 void armcii_adapt_phase(int mode)
 {
     if (mode >= 0) { /* the user decides until the next -1 */
         set_adapt(0);
         armcii_gmr_phase(mode);
-        PS.redirect = mode;
         start_interval();
         return;
     }
-    if (PS.adapt) { /* already automatic: a synchronization point */
-        armcii_adapt_barrier();
+    if (armcii_progress_sync(ARMCII_SYNC_BARRIER)) /* already automatic */
         return;
-    }
     /* The library takes over, starting on as ARMCI_GHOST_ASYNC=AUTO does
      * (a computation phase gains from the start; a communication-dense
      * one is switched off at its first decision). */
     armcii_gmr_phase(-1);
-    PS.redirect = 1;
     set_adapt(1);
     start_interval();
 }
 
-int armcii_adapt_redirecting(void) { return armcii_gmr_ghost_usable() ? PS.redirect : -1; }
+int armcii_adapt_redirecting(void)
+{
+    return armcii_gmr_ghost_usable() ? armcii_gmr_redirecting() : -1;
+}

@@ -1,7 +1,7 @@
 /*
  * Progress engine lifecycle: the profiler and the progress thread.
  */
-#include "progress.h"
+#include "progress_impl.h"
 
 armcii_progress_state_t armcii_progress_state = {.thread_comm = MPI_COMM_NULL};
 

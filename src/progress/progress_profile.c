@@ -15,7 +15,7 @@
  *   T(g) = max over processes of U * n / (n - g),
  *   U = T_comp + T_ops - W_ghost,
  * T_ops being the time in data-moving calls and W_ghost their W in the
- * classes ghosts serve on this transport (armcii_software_classes): a
+ * classes ghosts serve on this transport (armcii_gmr_software_classes): a
  * process's own work, its computation and its communication at unloaded
  * cost.  Why not the MPI+threads form T_comp * n/(n-g) + T_comm - W of the
  * dedicated-core paper (benchmarks/advisor_validate.sh measured both):
@@ -34,9 +34,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "progress.h"
+#include "progress_impl.h"
 
-#define PS armcii_progress_state
+#define PG armcii_progress_state
 
 /* Per thread: nesting of enter/leave and the time of the outermost enter
  * (each thread of a threaded run is timed on its own; T_comm is the sum). */
@@ -45,29 +45,29 @@ static __thread struct { int depth; double t_enter; } prof_thread
 
 void armcii_profile_start(void)
 {
-    PS.profile = armcii_state.cfg.profile;
-    PS.timing = PS.profile || PS.adapt;
+    PG.profile = armcii_state.cfg.profile;
+    PG.timing = PG.profile || PG.adapt;
     prof_thread.depth = 0;
-    PS.t_comm = 0;
-    PS.calls = 0;
+    PG.t_comm = 0;
+    PG.calls = 0;
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        PS.cls_calls[c] = PS.cls_time[c] = PS.cls_wait[c] = PS.cls_cong[c] = 0;
+        PG.cls_calls[c] = PG.cls_time[c] = PG.cls_wait[c] = PG.cls_cong[c] = 0;
         for (int p = 0; p < ARMCII_NPATH; p++)
             for (int b = 0; b < ARMCII_PROF_BUCKETS; b++)
-                PS.base[p][c][b] = HUGE_VAL;
+                PG.base[p][c][b] = HUGE_VAL;
     }
-    free(PS.target_wait);
-    PS.target_wait = PS.profile ? calloc((size_t)armcii_state.nproc, sizeof(double)) : NULL;
-    if (PS.profile && !PS.target_wait)
+    free(PG.target_wait);
+    PG.target_wait = PG.profile ? calloc((size_t)armcii_state.nproc, sizeof(double)) : NULL;
+    if (PG.profile && !PG.target_wait)
         armcii_error("ARMCI_Init", "out of memory (profiler)");
-    PS.t_init = MPI_Wtime();
+    PG.t_init = MPI_Wtime();
 }
 
 void armcii_profile_enter_slow(void)
 {
     if (prof_thread.depth++ == 0) {
-        armcii_gmr_callop = (armcii_gmr_callop_t){-1, -1, 0, 0, 0, 0};
-        prof_thread.t_enter = PS.profile ? MPI_Wtime() : 0;
+        armcii_gmr_call_begin();
+        prof_thread.t_enter = PG.profile ? MPI_Wtime() : 0;
     }
 }
 
@@ -79,27 +79,27 @@ static void account(const armcii_gmr_callop_t *op, double dt)
     int b = 63 - __builtin_clzl(nb); /* floor(log2) */
     if (b >= ARMCII_PROF_BUCKETS)
         b = ARMCII_PROF_BUCKETS - 1;
-    double *base = &PS.base[path][c][b];
+    double *base = &PG.base[path][c][b];
     if (dt < *base)
         *base = dt;
     double x = dt - *base;
-    if (PS.profile) {
-        PS.cls_calls[c]++;
-        PS.cls_time[c] += dt;
+    if (PG.profile) {
+        PG.cls_calls[c]++;
+        PG.cls_time[c] += dt;
         if (path == ARMCII_PATH_GHOST) {
-            PS.cls_cong[c] += x;
+            PG.cls_cong[c] += x;
         } else {
-            PS.cls_wait[c] += x;
+            PG.cls_wait[c] += x;
             if (op->proc >= 0 && op->proc < armcii_state.nproc)
-                PS.target_wait[op->proc] += x;
+                PG.target_wait[op->proc] += x;
         }
     }
     if (op->ghostable) { /* the interval's W and C: what a switch would change */
-        PS.ivl.gcalls++;
+        PG.ivl.gcalls++;
         if (path == ARMCII_PATH_GHOST)
-            PS.ivl.cong += x;
+            PG.ivl.cong += x;
         else
-            PS.ivl.wait += x;
+            PG.ivl.wait += x;
     }
 }
 
@@ -107,23 +107,20 @@ void armcii_profile_leave_slow(void)
 {
     if (prof_thread.depth <= 0 || --prof_thread.depth > 0)
         return;
-    armcii_gmr_callop_t op = armcii_gmr_callop;
-    double t0 = PS.profile ? prof_thread.t_enter : op.t0;
+    armcii_gmr_callop_t op = armcii_gmr_call_end();
+    double t0 = PG.profile ? prof_thread.t_enter : op.t0;
     if (t0 <= 0) /* automatic mode: the call never left node-local load/store */
         return;
     double now = MPI_Wtime(), dt = now - t0;
-    armcii_lock(&PS.lock);
-    PS.t_comm += dt;
-    PS.calls++;
+    armcii_lock(&PG.lock);
+    PG.t_comm += dt;
+    PG.calls++;
     /* a call that decided (a barrier) began before its interval did */
-    PS.ivl.comm += now - (t0 > PS.ivl.t0 ? t0 : PS.ivl.t0);
+    PG.ivl.comm += now - (t0 > PG.ivl.t0 ? t0 : PG.ivl.t0);
     if (op.cls >= 0)
         account(&op, dt);
-    armcii_unlock(&PS.lock);
+    armcii_unlock(&PG.lock);
 }
-
-static const char *const class_name[ARMCII_OP_NCLASS] = {"put", "get", "acc", "rmw",
-                                                         "noncontig", "notify"};
 
 /* Rank 0: the targets with the most wait for progress (tw: summed over
  * origins). */
@@ -160,7 +157,7 @@ static void print_report(const double *sum, const double *mx, int np, int n, uns
         if (sum[V_OPS + c] <= 0 && sum[V_CCALLS + c] <= 0)
             continue;
         fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f, calls %.0f, "
-                "T_comm %.6f s, W %.6f s, C %.6f s (per process)\n", class_name[c],
+                "T_comm %.6f s, W %.6f s, C %.6f s (per process)\n", armcii_gmr_class_name(c),
                 sum[V_OPS + c], sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
                 sum[V_CWAIT + c] / np, sum[V_CCONG + c] / np);
         if (ghost & 1u << c)
@@ -182,40 +179,43 @@ static void print_report(const double *sum, const double *mx, int np, int n, uns
 /* Collective over the world: rank 0 prints the summary. */
 void armcii_profile_report(void)
 {
-    if (!PS.profile)
+    if (!PG.profile)
         return;
-    PS.profile = 0;
-    PS.timing = PS.adapt;
+    PG.profile = 0;
+    PG.timing = PG.adapt;
     int np = armcii_state.nproc;
-    double total = MPI_Wtime() - PS.t_init, v[NV], sum[NV], mx[NV];
+    double total = MPI_Wtime() - PG.t_init, v[NV], sum[NV], mx[NV];
     /* ghosts serve what the world-spanning windows of this transport leave
      * to software (the creation-lock window is one of them) */
-    unsigned ghost = armcii_software_classes(armcii_win_component(armcii_gmr_state.create_lock));
-    v[V_COMM] = PS.t_comm;
-    v[V_COMP] = total - PS.t_comm;
-    v[V_CALLS] = (double)PS.calls;
+    unsigned ghost = armcii_gmr_software_classes(armcii_gmr_facts().osc);
+    long ops[ARMCII_OP_NCLASS];
+    double bytes[ARMCII_OP_NCLASS];
+    armcii_gmr_op_stats(ops, bytes);
+    v[V_COMM] = PG.t_comm;
+    v[V_COMP] = total - PG.t_comm;
+    v[V_CALLS] = (double)PG.calls;
     v[V_WORK] = v[V_COMP];
     for (int c = 0; c < ARMCII_OP_NCLASS; c++)
-        v[V_WORK] += PS.cls_time[c] - (ghost & 1u << c ? PS.cls_wait[c] : 0);
+        v[V_WORK] += PG.cls_time[c] - (ghost & 1u << c ? PG.cls_wait[c] : 0);
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        v[V_OPS + c] = (double)armcii_gmr_state.ops[c];
-        v[V_BYTES + c] = armcii_gmr_state.bytes[c];
-        v[V_CCALLS + c] = PS.cls_calls[c];
-        v[V_CTIME + c] = PS.cls_time[c];
-        v[V_CWAIT + c] = PS.cls_wait[c];
-        v[V_CCONG + c] = PS.cls_cong[c];
+        v[V_OPS + c] = (double)ops[c];
+        v[V_BYTES + c] = bytes[c];
+        v[V_CCALLS + c] = PG.cls_calls[c];
+        v[V_CTIME + c] = PG.cls_time[c];
+        v[V_CWAIT + c] = PG.cls_wait[c];
+        v[V_CCONG + c] = PG.cls_cong[c];
     }
     double *tw = malloc((size_t)np * sizeof(double));
     if (!tw)
         armcii_error("ARMCI_Finalize", "out of memory (profiler)");
     ARMCII_MPI(MPI_Reduce(v, sum, NV, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
     ARMCII_MPI(MPI_Reduce(v, mx, NV, MPI_DOUBLE, MPI_MAX, 0, armcii_state.world));
-    ARMCII_MPI(MPI_Reduce(PS.target_wait, tw, np, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
+    ARMCII_MPI(MPI_Reduce(PG.target_wait, tw, np, MPI_DOUBLE, MPI_SUM, 0, armcii_state.world));
     if (armcii_state.rank == 0) {
         print_report(sum, mx, np, armcii_state.node_size, ghost);
         print_targets(tw, np);
     }
     free(tw);
-    free(PS.target_wait);
-    PS.target_wait = NULL;
+    free(PG.target_wait);
+    PG.target_wait = NULL;
 }

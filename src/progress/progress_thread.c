@@ -15,18 +15,18 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
-#include "progress.h"
+#include "progress_impl.h"
 
-#define PS armcii_progress_state
+#define PG armcii_progress_state
 
 static void *poll_loop(void *arg)
 {
     (void)arg;
     long us = armcii_state.cfg.progress_usleep;
     struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
-    while (!__atomic_load_n(&PS.thread_stop, __ATOMIC_ACQUIRE)) {
+    while (!__atomic_load_n(&PG.thread_stop, __ATOMIC_ACQUIRE)) {
         int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, PS.thread_comm, &flag, MPI_STATUS_IGNORE);
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, PG.thread_comm, &flag, MPI_STATUS_IGNORE);
         if (us > 0)
             nanosleep(&nap, NULL);
     }
@@ -45,25 +45,25 @@ void armcii_progress_thread_start(void)
                         MPI_THREAD_MULTIPLE);
         return;
     }
-    armcii_comm_dup(MPI_COMM_SELF, &PS.thread_comm);
-    PS.thread_stop = 0;
-    if (pthread_create(&PS.thread, NULL, poll_loop, NULL))
+    armcii_comm_dup(MPI_COMM_SELF, &PG.thread_comm);
+    PG.thread_stop = 0;
+    if (pthread_create(&PG.thread, NULL, poll_loop, NULL))
         armcii_error("ARMCI_Init", "cannot create the progress thread");
-    PS.thread_running = 1;
+    PG.thread_running = 1;
     /* A name makes the thread visible in top -H and gdb, and lets tests
      * check that it really runs. */
-    pthread_setname_np(PS.thread, "armci-progress");
+    pthread_setname_np(PG.thread, "armci-progress");
     armcii_log(1, "progress thread started (poll every %d us)",
                armcii_state.cfg.progress_usleep);
 }
 
 void armcii_progress_thread_stop(void)
 {
-    if (!PS.thread_running)
+    if (!PG.thread_running)
         return;
-    __atomic_store_n(&PS.thread_stop, 1, __ATOMIC_RELEASE);
-    pthread_join(PS.thread, NULL);
-    PS.thread_running = 0;
-    ARMCII_MPI(MPI_Comm_free(&PS.thread_comm));
+    __atomic_store_n(&PG.thread_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(PG.thread, NULL);
+    PG.thread_running = 0;
+    ARMCII_MPI(MPI_Comm_free(&PG.thread_comm));
     armcii_log(1, "progress thread stopped");
 }

@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../src/gmr/gmr.h"
+#include "../../src/gmr/gmr_impl.h"
 #include "fuzz_input.h"
 
 #define CHECK(c)                                                              \

@@ -4,7 +4,7 @@
  * Measured: Open MPI 4.1 (osc rdma/sm) completes at once; osc pt2pt and
  * Debian's MPICH 4.0 (ch4:ucx), even on MPI_Win_allocate_shared windows,
  * wait until the target calls MPI.  This is why a target that polls an
- * ARMCI_Put_flag flag must call ARMCIX_Progress there (README, Known
+ * ARMCI_Put_flag flag must call ARMCIX_Progress there (docs/mpi-notes.md, Known
  * limitations), and what ghost processes are for.
  *
  * usage: rma_target_progress_repro [shared|allocate]; rank 1 spins on

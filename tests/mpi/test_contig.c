@@ -177,7 +177,7 @@ static void test_put_flag(void)
     volatile int *flag = mine;
     double t0 = MPI_Wtime();
     /* Under osc pt2pt and MPICH 4.0 RMA is done by target software, so a
-     * target that makes no calls can never receive anything (README, known
+     * target that makes no calls can never receive anything (docs/mpi-notes.md, known
      * limitations; tests/mpi/rma_target_progress_repro.c): there the poll
      * loop also drives MPI progress. */
     const char *mode = getenv("ARMCI_TEST_MODE"), *mpi = getenv("MPI_FLAVOR");

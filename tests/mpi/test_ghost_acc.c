@@ -115,7 +115,7 @@ static void round_trip(int hint, int iters)
 }
 
 /* Contiguous puts and gets follow the per-component decision
- * (armcii_software_classes): under osc pt2pt, ucx and MPICH they go to ghosts,
+ * (armcii_gmr_software_classes): under osc pt2pt, ucx and MPICH they go to ghosts,
  * under Open MPI's osc rdma (modes vn2, off) they do not.  Values are
  * checked either way. */
 static void put_get_round(void)

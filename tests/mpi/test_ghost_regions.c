@@ -28,7 +28,7 @@
 #include "region_pattern.h"
 
 unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
-int armcii_gmr_comm_count(void);           /* src/gmr/gmr.h */
+int armcii_gmr_comm_count(void);           /* src/gmr/gmr_impl.h */
 
 static int me, np;
 

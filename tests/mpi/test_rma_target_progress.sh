@@ -2,7 +2,7 @@
 # Records whether this MPI completes RMA to a target that makes no MPI
 # calls (tests/mpi/rma_target_progress_repro.c, pure MPI), for both window
 # kinds the library uses; fails only if a put is lost.  The answer decides
-# whether Put_flag targets must call ARMCIX_Progress (README).  Mode "on"
+# whether Put_flag targets must call ARMCIX_Progress (docs/mpi-notes.md).  Mode "on"
 # only (77 = skip): it sets no osc component of its own.
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
 dir=${TESTS_BUILDDIR:-tests}/mpi

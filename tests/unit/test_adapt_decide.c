@@ -7,10 +7,12 @@
  * library would and applies the returned setting. */
 #include <stdio.h>
 #include <string.h>
-#include "../../src/progress/progress.h"
+#include "../../src/progress/progress_impl.h"
 #include "unit_check.h"
 
-#define PS armcii_progress_state
+/* The decision's inputs and memory, as progress_adapt.c keeps them. */
+static int cur;
+static armcii_adapt_hist_t hist;
 
 /* One interval: T, T_comm, W, C in microseconds and the ghostable calls
  * (a dense interval's cost is T_comm per such call).  Returns the decided
@@ -25,11 +27,20 @@ static int step(long long t, long long comm, long long w, long long c, long long
     s[ARMCII_ADAPT_CONG] = c;
     s[ARMCII_ADAPT_GCALLS] = calls;
     char why[256];
-    int on = armcii_adapt_decide(s, why, sizeof why);
+    armcii_adapt_rule_t rule = armcii_adapt_rule(&armcii_state.cfg);
+    armcii_adapt_hist_t before = hist, out;
+    int on = armcii_adapt_decide(&rule, cur, &hist, s, &out, why, sizeof why);
     FAILIF(on != want, "%s: from %s decided %s, expected %s (%s)", what,
-           PS.redirect ? "on" : "off", on ? "on" : "off", want ? "on" : "off", why);
-    PS.decisions++;
-    PS.redirect = on;
+           cur ? "on" : "off", on ? "on" : "off", want ? "on" : "off", why);
+    /* pure: the input history is untouched, the same inputs decide the same */
+    FAILIF(memcmp(&before, &hist, sizeof hist) != 0, "%s: decide wrote its input", what);
+    armcii_adapt_hist_t again;
+    char why2[256];
+    FAILIF(armcii_adapt_decide(&rule, cur, &hist, s, &again, why2, sizeof why2) != on ||
+               memcmp(&again, &out, sizeof out) != 0 || strcmp(why, why2) != 0,
+           "%s: the same inputs decided differently", what);
+    hist = out;
+    cur = on;
     return on;
 }
 
@@ -41,10 +52,8 @@ static const char *no_env(const char *name)
 
 static void reset(int redirect)
 {
-    PS.redirect = redirect;
-    PS.decisions = 0;
-    PS.dense_at[0] = PS.dense_at[1] = -1;
-    PS.dense_n = PS.dense_run = 0;
+    cur = redirect;
+    hist = (armcii_adapt_hist_t){.dense_at = {-1, -1}};
 }
 
 int main(void)

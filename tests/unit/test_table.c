@@ -2,7 +2,7 @@
  * and lookups at boundaries (first byte, last byte, one past the end). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "../../src/gmr/gmr.h"
+#include "../../src/gmr/gmr_impl.h"
 #include "unit_check.h"
 
 #define NPROC 5

@@ -1,0 +1,226 @@
+/*
+ * src/gmr, inside: the regions, the translation table, the module state and
+ * the ghost hooks, shared by gmr's files (and the table's unit and fuzz
+ * tests).  Other modules use gmr.h only.
+ */
+#ifndef ARMCI_GMR_IMPL_H
+#define ARMCI_GMR_IMPL_H
+
+#include "gmr.h"
+
+/* Bytes reserved in front of each node-shared slice (accumulate lock). */
+#define ARMCII_SLICE_HDR 64
+
+typedef struct armcii_gmr_slice {
+    char *base;       /* the owner's address, as returned to the user */
+    size_t size;      /* 0: empty slice, base NULL */
+    char *direct;     /* my mapping of the slice, or NULL */
+    int *acc_lock;    /* node-shared lock word of the slice (direct only) */
+} armcii_gmr_slice_t;
+
+/* Communicators shared by the regions over one group (gmr_comm.c). */
+typedef struct armcii_gmr_comm {
+    MPI_Comm comm;            /* dup of the group's communicator */
+    MPI_Comm node_comm;       /* its members on my (virtual) node, made on demand */
+    int refs;                 /* live regions using it */
+    struct armcii_gmr_comm *next;
+} armcii_gmr_comm_t;
+
+struct armcii_gmr {
+    MPI_Win win;              /* RMA window over comm */
+    MPI_Win shm_win;          /* node-shared window, or MPI_WIN_NULL */
+    armcii_gmr_comm_t *gcomm; /* the group's shared communicators */
+    MPI_Comm comm;            /* gcomm->comm */
+    MPI_Comm node_comm;       /* gcomm's node communicator where used, or NULL */
+    int size, rank;           /* in comm */
+    int *abs_of;              /* group rank -> absolute rank */
+    armcii_gmr_slice_t *slice;/* indexed by group rank */
+    MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
+    int all_local;            /* all members share my node and direct is on */
+    int ghost_async;          /* ghost build: software-handled ops go to ghosts */
+    unsigned ghost_classes;   /* ghost build: the classes that go (armcii_gmr_software_classes) */
+    int ghost_rw;             /* ghost_async and contiguous put/get among them: no fast path */
+    unsigned char *dirty;     /* per group rank: unfenced remote writes, by path
+                                 (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST) */
+    int ndirty;               /* number of nonzero entries in dirty */
+    /* threaded runs (gmr_ops.c): per (group rank r, path p), index 2*r+p,
+     * writes issued so far, writes known remotely complete, and a fence's
+     * snapshot (under armcii_gmr_state.lock); NULL otherwise */
+    unsigned long *wcnt, *fcnt, *wsnap;
+    struct armcii_gmr *next_dirty; /* list of regions with ndirty > 0 */
+    int in_dirty_list;
+    struct armcii_gmr *prev, *next; /* all live regions */
+    void *ghost;              /* gmr_ghost.c: ghost-side exposure */
+};
+
+/* dirty[] bits: writes through the region's window, through a ghost. */
+enum { ARMCII_DIRTY_WIN = 1, ARMCII_DIRTY_GHOST = 2 };
+
+/* ---- translation table (gmr_table.c; pure C, unit-tested) ---- */
+typedef struct {
+    uintptr_t base;
+    size_t size;
+    void *region;
+    int grank;
+} armcii_gmr_entry_t;
+
+typedef struct {
+    int nproc;
+    struct { armcii_gmr_entry_t *e; int n, cap; } *per;  /* by absolute proc */
+    long live;                /* entries in the table */
+    unsigned long seq;        /* odd while a change is in progress */
+    armcii_lock_t lock;       /* writers (allocation and free) */
+    struct retired *retired;  /* outgrown arrays, freed at destroy */
+} armcii_gmr_table_t;
+
+int armcii_gmr_table_init(armcii_gmr_table_t *t, int nproc);
+void armcii_gmr_table_destroy(armcii_gmr_table_t *t);
+/* 0 on success, -1 if [base, base+size) overlaps an entry of proc, is empty
+ * or does not end below the top of the address space. */
+int armcii_gmr_table_insert(armcii_gmr_table_t *t, int proc, const armcii_gmr_entry_t *e);
+/* 0 on success, -1 if no entry of proc starts at base. */
+int armcii_gmr_table_remove(armcii_gmr_table_t *t, int proc, uintptr_t base);
+/* The entry of proc containing addr, or NULL.  O(log n).  The entry is the
+ * calling thread's copy: valid until its next lookup. */
+const armcii_gmr_entry_t *armcii_gmr_table_find(const armcii_gmr_table_t *t, int proc,
+                                                uintptr_t addr);
+
+/* Per-thread hint: a copy of the last entry found, valid while the table's
+ * sequence number is unchanged (a writer makes it odd, then new).  It is
+ * per thread, so it needs no lock; it sits in a header so that the hot
+ * path checks it inline. */
+typedef struct {
+    const armcii_gmr_table_t *t;
+    unsigned long seq;
+    int proc;
+    armcii_gmr_entry_t e;
+} armcii_gmr_hint_t;
+extern __thread armcii_gmr_hint_t armcii_gmr_hint __attribute__((tls_model("initial-exec")));
+
+/* armcii_gmr_table_find with the hint checked inline. */
+static inline const armcii_gmr_entry_t *armcii_gmr_table_lookup(const armcii_gmr_table_t *t,
+                                                                int proc, uintptr_t addr)
+{
+    const armcii_gmr_hint_t *h = &armcii_gmr_hint;
+    if (__builtin_expect(h->t == t && h->proc == proc && addr - h->e.base < h->e.size &&
+                             h->seq == __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE), 1))
+        return &h->e;
+    return armcii_gmr_table_find(t, proc, addr);
+}
+
+/* ---- module state shared by gmr's files (gmr_region.c); the completion
+ * sets and the private-memory list are file-local state of gmr_cset.c and
+ * gmr_local.c, each one static struct ---- */
+typedef struct {
+    armcii_gmr_table_t table;
+    armcii_gmr_t *regions;        /* all live regions */
+    armcii_gmr_comm_t *comms;     /* communicators shared by regions (gmr_comm.c) */
+    armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
+    int shm_ok;                   /* MPI_Win_allocate_shared works here */
+    int direct;                   /* node-local path in use */
+    long allocations;
+    unsigned long completions;    /* MPI-path completions (progress pokes) */
+    int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
+    int no_flush_local;           /* a window's flush_local can hang: flush only
+                                   * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
+    int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
+    int phase;                    /* redirection switched by a phase: -1 never, 0 off, 1 on */
+    MPI_Win create_lock;          /* serializes group window creation */
+    unsigned long redirected;     /* operations sent to ghosts (always counted) */
+    armcii_lock_t lock;           /* dirty list (threaded runs) */
+    armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
+    unsigned measure;             /* ARMCII_MEASURE_* bits (set by src/progress) */
+    long ops[ARMCII_OP_NCLASS];   /* ARMCII_MEASURE_COUNT: per class */
+    double bytes[ARMCII_OP_NCLASS];
+} armcii_gmr_state_t;
+extern armcii_gmr_state_t armcii_gmr_state;
+
+/* After an MPI write to g's rank r on path p (0: g->win, 1: a ghost) in a
+ * threaded run: count it (a fence compares counts, see gmr_ops.c). */
+static inline void armcii_gmr_count_write(armcii_gmr_t *g, int r, int p)
+{
+    if (ARMCII_UNLIKELY(g->wcnt != NULL))
+        __atomic_add_fetch(&g->wcnt[2 * r + p], 1, __ATOMIC_RELEASE);
+}
+/* Threaded run: writes to g's rank r on path p not yet known complete. */
+static inline int armcii_gmr_path_pending(const armcii_gmr_t *g, int r, int p)
+{
+    return __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE) >
+           __atomic_load_n(&g->fcnt[2 * r + p], __ATOMIC_ACQUIRE);
+}
+/* This process has writes to g's rank r that are not known complete. */
+static inline int armcii_gmr_has_unfenced(const armcii_gmr_t *g, int r)
+{
+    if (ARMCII_LIKELY(g->wcnt == NULL))
+        return g->dirty[r] != 0;
+    return armcii_gmr_path_pending(g, r, 0) || armcii_gmr_path_pending(g, r, 1);
+}
+
+void armcii_gmr_local_finalize(void);
+
+/* MPI_Accumulate(MPI_SUM) with dirty tracking; gmr-internal: everyone else
+ * goes through armcii_gmr_acc_issue(), which owns the scaling policy. */
+void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
+                        MPI_Datatype stype, int tcount, MPI_Datatype ttype);
+
+/* Local completion of everything issued to t's target on t's window. */
+void armcii_gmr_complete_local(const armcii_target_t *t);
+
+/* The same under the slice lock of t (direct path, all_local regions). */
+void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *scale,
+                           const void *src, size_t bytes);
+
+/* Record an issued operation in hdl's set (NULL: the implicit set). */
+void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t);
+
+/* Drop every entry that refers to g (its window is about to go). */
+void armcii_gmr_nb_purge(const armcii_gmr_t *g);
+
+/* Complete what is left and release the sets (finalize). */
+void armcii_gmr_nb_finalize(void);
+
+/* ---- communicators shared by regions (gmr_comm.c) ---- */
+/* Collective over comm: the entry for comm's membership (made if new). */
+armcii_gmr_comm_t *armcii_gmr_comm_get(MPI_Comm comm);
+/* Collective over c->comm: its members on my node. */
+MPI_Comm armcii_gmr_comm_node(armcii_gmr_comm_t *c);
+/* Collective over c->comm: drop one reference; the last frees it. */
+void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
+/* Entries alive (tests: regions over one group share one). */
+int armcii_gmr_comm_count(void);
+
+#ifdef ARMCII_GHOSTS
+/* Collective over g->comm: 1 when the ghost layer provides the memory of g
+ * (then *mem is my slice, NULL for size 0, and g->win is created with
+ * MPI_Win_create over it), 0 for the default path. */
+int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem);
+void armcii_gmr_ghost_created(armcii_gmr_t *g);
+void armcii_gmr_ghost_freed(armcii_gmr_t *g);
+/* May rewrite t->win, t->rank, t->disp to the target's ghost. */
+void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t);
+/* Remote-complete what was redirected for g's rank grank (-1: all). */
+void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank);
+/* Redirection of every ghost-reachable region, live and future, on or off;
+ * the caller has completed every operation world-wide (armcii_gmr_phase). */
+void armcii_gmr_ghost_switch(int on);
+void armcii_gmr_ghost_init(void);
+void armcii_gmr_ghost_finalize(void);
+#else
+static inline int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
+{
+    (void)g, (void)size, (void)mem;
+    return 0;
+}
+static inline void armcii_gmr_ghost_created(armcii_gmr_t *g) { (void)g; }
+static inline void armcii_gmr_ghost_freed(armcii_gmr_t *g) { (void)g; }
+static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
+{
+    (void)cls, (void)t;
+}
+static inline void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank) { (void)g, (void)grank; }
+static inline void armcii_gmr_ghost_switch(int on) { (void)on; }
+static inline void armcii_gmr_ghost_init(void) {}
+static inline void armcii_gmr_ghost_finalize(void) {}
+#endif
+
+#endif /* ARMCI_GMR_IMPL_H */
