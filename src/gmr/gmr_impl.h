@@ -121,6 +121,8 @@ typedef struct {
     long allocations;
     unsigned long completions;    /* MPI-path completions (progress pokes) */
     int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
+    unsigned measure;             /* ARMCII_MEASURE_* bits (set by src/progress);
+                                   * beside poke: the hot path reads both */
     int no_flush_local;           /* a window's flush_local can hang: flush only
                                    * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
     int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
@@ -129,7 +131,6 @@ typedef struct {
     unsigned long redirected;     /* operations sent to ghosts (always counted) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
-    unsigned measure;             /* ARMCII_MEASURE_* bits (set by src/progress) */
     long ops[ARMCII_OP_NCLASS];   /* ARMCII_MEASURE_COUNT: per class */
     double bytes[ARMCII_OP_NCLASS];
 } armcii_gmr_state_t;
