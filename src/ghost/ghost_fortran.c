@@ -16,7 +16,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
-#include "ghost.h"
+#include "ghost_impl.h"
 
 #pragma GCC visibility push(default)
 

@@ -30,7 +30,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include "ghost.h"
+#include "ghost_impl.h"
 
 #define GH armcii_ghost_state
 

@@ -39,7 +39,7 @@
  * symbols and ghost_fortran.def.
  */
 #include <stdlib.h>
-#include "ghost.h"
+#include "ghost_impl.h"
 
 /* The wrappers must be exported although the library is compiled with
  * -fvisibility=hidden: Open MPI's mpi.h declares MPI_* with default

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "ghost.h"
+#include "ghost_impl.h"
 
 #define GH armcii_ghost_state
 
@@ -283,9 +283,12 @@ void armcii_ghost_pool_destroy(void)
     GH.npools = 0;
 }
 
+MPI_Win armcii_ghost_pool_win(int i) { return GH.pool[i].win; }
+
 armcii_ghost_info_t armcii_ghost_info(void)
 {
-    armcii_ghost_info_t i = {GH.ghosts_on, GH.ghosts_per_node, GH.users_per_chunk, GH.npools, 0};
+    armcii_ghost_info_t i = {GH.ghosts_on, GH.ghosts_per_node, GH.users_per_chunk, GH.npools,
+                             GH.my_ghost, GH.npools ? GH.pool[0].part : 0, 0};
     for (int p = 0; p < GH.npools; p++)
         i.pool_bytes_per_user += GH.pool[p].part;
     return i;

@@ -27,7 +27,6 @@
 #include "gmr_impl.h"
 #include "../ghost/ghost.h"
 
-#define GH armcii_ghost_state
 
 typedef struct {
     armcii_ghost_slice_t mine; /* my slice (ptr NULL: empty) */
@@ -40,20 +39,25 @@ enum { W_GHOST, W_POOL, W_DISP, W_N };
 
 void armcii_gmr_ghost_init(void)
 {
-    if (!GH.ghosts_on)
+    armcii_ghost_info_t gi = armcii_ghost_info();
+    if (!gi.ghosts_on)
         return;
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
-               "%s (ARMCI_GHOST_ASYNC); first pool %zu KiB per user", GH.ghosts_per_node,
-               GH.users_per_chunk, GH.my_ghost,
+               "%s (ARMCI_GHOST_ASYNC); first pool %zu KiB per user", gi.ghosts_per_node,
+               gi.users_per_node, gi.my_ghost,
                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
-               GH.npools ? GH.pool[0].part >> 10 : 0);
+               gi.first_part >> 10);
 }
 
 void armcii_gmr_ghost_finalize(void) {}
 
-int armcii_gmr_ghost_usable(void) { return GH.ghosts_on; }
+int armcii_gmr_ghost_usable(void) { return armcii_ghost_info().ghosts_on; }
 
-int armcii_gmr_ghost_pools(void) { return GH.ghosts_on ? GH.npools : 0; }
+int armcii_gmr_ghost_pools(void)
+{
+    armcii_ghost_info_t gi = armcii_ghost_info();
+    return gi.ghosts_on ? gi.npools : 0;
+}
 
 /* Redirection of g on or off; contiguous put/get to ghosts close the fast
  * path (gmr_xfer.c), which never translates. */
@@ -65,7 +69,7 @@ static void set_async(armcii_gmr_t *g, int on)
 
 static int async_wanted(const armcii_gmr_t *g)
 {
-    if (!GH.ghosts_on)
+    if (!armcii_ghost_info().ghosts_on)
         return 0;
     int on = armcii_gmr_state.async_hint >= 0 ? armcii_gmr_state.async_hint
                                 : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
@@ -82,7 +86,7 @@ static int carve_slices(armcii_gmr_t *g, ghost_region_t *pr)
     ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, g->comm));
     if (all)
         return 1;
-    if (g->size == armcii_state.nproc && GH.npools < ARMCII_GHOST_MAX_POOLS) {
+    if (g->size == armcii_state.nproc && armcii_ghost_info().npools < ARMCII_GHOST_MAX_POOLS) {
         /* Every user is here, in the same order: grow the pools with the
          * ghosts, so that the largest unmet slice fits. */
         unsigned long need = ok ? 0 : pr->size;
@@ -130,7 +134,7 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     pr->where = malloc((size_t)g->size * W_N * sizeof(long));
     if (!pr->where)
         armcii_error("ARMCI_Malloc", "out of memory");
-    long mine[W_N] = {GH.my_ghost, pr->size ? pr->mine.pool : 0, (long)pr->mine.gdisp};
+    long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0, (long)pr->mine.gdisp};
     ARMCII_MPI(MPI_Allgather(mine, W_N, MPI_LONG, pr->where, W_N, MPI_LONG, g->comm));
     for (int r = 0; r < g->size; r++)
         pr->pools |= (armcii_ghost_poolset_t)1 << pr->where[r * W_N + W_POOL];
@@ -139,8 +143,8 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     set_async(g, armcii_gmr_state.phase != 0);
     char names[64];
     armcii_gmr_class_names(g->ghost_classes, names, sizeof names);
-    if (!(GH.logged_osc & 1u << osc)) { /* once per component and process */
-        GH.logged_osc |= 1u << osc;
+    if (!(armcii_gmr_state.ghost_logged_osc & 1u << osc)) { /* once per component */
+        armcii_gmr_state.ghost_logged_osc |= 1u << osc;
         armcii_log(1, "ghosts: %s windows: classes served by ghosts: %s (per class: "
                    "gmr_class.c, armcii_gmr_software_classes)", armcii_osc_name(osc), names);
     }
@@ -151,12 +155,13 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
 /* Flush what went to g's slices through the pools (grank < 0: to all). */
 static void flush_pools(const ghost_region_t *pr, int ghost, int pool)
 {
-    for (int i = 0; i < GH.npools; i++)
+    /* the region's pools all exist: pr->pools never names a pool past npools */
+    for (int i = 0; i < ARMCII_GHOST_MAX_POOLS; i++)
         if (pool < 0 ? (pr->pools >> i & 1) : i == pool) {
             if (ghost < 0)
-                ARMCII_MPI(MPI_Win_flush_all(GH.pool[i].win));
+                ARMCII_MPI(MPI_Win_flush_all(armcii_ghost_pool_win(i)));
             else
-                ARMCII_MPI(MPI_Win_flush(ghost, GH.pool[i].win));
+                ARMCII_MPI(MPI_Win_flush(ghost, armcii_ghost_pool_win(i)));
         }
 }
 
@@ -185,7 +190,7 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
     if (!g->ghost_async || !(g->ghost_classes & 1u << cls))
         return;
     const long *w = ((ghost_region_t *)g->ghost)->where + (size_t)t->grank * W_N;
-    t->win = GH.pool[w[W_POOL]].win;
+    t->win = armcii_ghost_pool_win((int)w[W_POOL]);
     t->rank = (int)w[W_GHOST];
     t->disp = (MPI_Aint)w[W_DISP] + (t->disp - g->disp_hdr);
     t->direct = NULL;

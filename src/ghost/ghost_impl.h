@@ -1,0 +1,77 @@
+/*
+ * src/ghost, inside: the module state, the pools' bookkeeping and the
+ * command protocol between a user and its ghost, shared by the module's
+ * files.  Other modules use ghost.h only.
+ */
+#ifndef ARMCI_GHOST_IMPL_H
+#define ARMCI_GHOST_IMPL_H
+
+#include "ghost.h"
+
+typedef struct armcii_ghost_free {
+    size_t off, len;                 /* a free range of a partition */
+    struct armcii_ghost_free *next;  /* by offset */
+} armcii_ghost_free_t;
+
+typedef struct {
+    MPI_Win win;          /* over pworld */
+    size_t part;          /* bytes of every user's partition in this pool */
+    char *base;           /* user: my partition; ghost: its users' partitions */
+    int fd;               /* user: my partition's memory file (reservations) */
+    MPI_Aint disp;        /* user: my partition's displacement at my ghost */
+    armcii_ghost_free_t *free; /* user: what is free in my partition */
+} armcii_ghost_pool_t;
+
+/* ---- module state: the one global of src/ghost ---- */
+typedef struct {
+    int ghosts_on;             /* ghosts exist in this job */
+    int is_ghost;
+    int ghosts_per_node, users_per_chunk;
+    MPI_Comm pworld;           /* dup of the real (PMPI) world */
+    MPI_Comm user_world;       /* what MPI_COMM_WORLD means to the application */
+    MPI_Comm cmd_comm;         /* users <-> ghosts command channel */
+    int my_ghost;              /* user: my bound ghost's rank in pworld */
+    int bound_users;           /* ghost: users bound to me */
+    int *bound_rank;           /* ghost: their pworld ranks */
+    int *bound_pid;            /* ghost: their process ids (same host); 0 once finished */
+    long shm_counter;
+    int set_up;                /* armcii_ghost_setup ran (C or Fortran MPI_Init) */
+    MPI_Fint fworld, fuser;    /* Fortran handles: MPI_COMM_WORLD, the user world */
+    size_t pool_first;         /* ARMCI_GHOST_POOL_SIZE: first partition's bytes */
+    armcii_ghost_pool_t pool[ARMCII_GHOST_MAX_POOLS];
+    int npools;
+    armcii_lock_t pool_lock;   /* user: the free lists (threaded runs) */
+    int grow_count;            /* ghost: users mapped into the pool being made */
+    char *grow_base;           /* ghost: that pool's mapping */
+    size_t grow_part;
+    int node_procs;            /* processes on my real node (ghost: whether to nap) */
+    int attr_view[3];          /* user: the user-world values of MPI_UNIVERSE_SIZE,
+                                * MPI_IO, MPI_HOST handed out by pointer (ghost_pmpi.c) */
+} armcii_ghost_state_t;
+extern armcii_ghost_state_t armcii_ghost_state;
+
+/* Command protocol between a user and its bound ghost (on cmd_comm): the
+ * user sends a request with ARMCII_GHOST_TAG_CMD and, except for FIN, waits
+ * for the reply (an MPI_Aint) with ARMCII_GHOST_TAG_REPLY. */
+enum { ARMCII_GHOST_GROW = 1, ARMCII_GHOST_FIN };
+enum { ARMCII_GHOST_TAG_CMD = 7001, ARMCII_GHOST_TAG_REPLY = 7002 };
+typedef struct {
+    long op;
+    long size;          /* GROW: the partition's bytes */
+    long pid, fd;       /* GROW: the partition's memory file, as /proc/pid/fd/fd */
+    char name[48];      /* GROW: or a POSIX shm object name ("" if none) */
+} armcii_ghost_cmd_t;
+
+/* After PMPI_Init*: place ghosts and build the user world (ghosts do not
+ * return); before PMPI_Finalize on users. */
+void armcii_ghost_setup(void);
+void armcii_ghost_teardown(void);
+/* User side: send a command to my ghost and wait for its reply. */
+MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c);
+
+/* Ghost: one GROW command from user src (pworld rank). */
+void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src);
+/* Both sides at finalize: free every pool's window and memory. */
+void armcii_ghost_pool_destroy(void);
+
+#endif /* ARMCI_GHOST_IMPL_H */
