@@ -92,7 +92,7 @@ check-ghost:
 # (memory pools, world hiding in C and Fortran, redirection, switching
 # under load, Fortran GA) in mode vn2 only, to keep CI's time.
 GHOST_SMOKE_TESTS = tests/mpi/test_ghost_acc tests/mpi/test_ghost_regions tests/mpi/test_ghost_pools \
-	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch \
+	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch tests/mpi/test_ghost_idle \
 	tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh
 check-ghost-smoke: $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-modes NPROCS=$(GHOST_NPROCS) CHECK_MODES=vn2 \

@@ -22,6 +22,11 @@ MPI_SHELL_TESTS += tests/mpi/test_ghost_userdeath.sh
 # ghost build: Fortran callers see the user world (compiled by the script)
 MPI_SHELL_TESTS += tests/mpi/test_ghost_fortran.sh
 EXTRA_DIST += tests/mpi/ghost_fortran.f90
+# ghost build: an idle ghost naps (its CPU time while users sleep)
+if GHOST_PROGRESS
+MPI_TESTS += tests/mpi/test_ghost_idle
+endif
+tests_mpi_test_ghost_idle_LDADD = $(TEST_LIBS)
 # switching redirection (ARMCIX_Async_phase 1/0/-1, automatic decisions at
 # barriers) while accumulates and fetch-and-adds flow; reads the current
 # setting through an internal function, so it links the library's objects

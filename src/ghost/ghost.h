@@ -57,6 +57,11 @@ typedef struct {
     size_t pool_bytes_per_user;  /* summed over the pools' partitions */
 } armcii_ghost_info_t;
 armcii_ghost_info_t armcii_ghost_info(void);
+/* User: tell my ghost whether any of my regions is redirected to ghosts
+ * now (a ghost whose users have none naps instead of polling, leaving the
+ * core to users where processes outnumber cores).  Only where nothing is
+ * in flight to the ghost: after a switch or a region's creation or free. */
+void armcii_ghost_set_busy(int busy);
 /* Pool i's window (over the real world; ranks are real-world ranks). */
 MPI_Win armcii_ghost_pool_win(int i);
 

@@ -34,6 +34,9 @@ typedef struct {
     int bound_users;           /* ghost: users bound to me */
     int *bound_rank;           /* ghost: their pworld ranks */
     int *bound_pid;            /* ghost: their process ids (same host); 0 once finished */
+    unsigned char *bound_busy; /* ghost: the user has regions redirected to ghosts */
+    int nbusy;                 /* ghost: how many bound users are busy (0: nap) */
+    int told_busy;             /* user: what my ghost was last told */
     long shm_counter;
     int set_up;                /* armcii_ghost_setup ran (C or Fortran MPI_Init) */
     MPI_Fint fworld, fuser;    /* Fortran handles: MPI_COMM_WORLD, the user world */
@@ -53,7 +56,9 @@ extern armcii_ghost_state_t armcii_ghost_state;
 /* Command protocol between a user and its bound ghost (on cmd_comm): the
  * user sends a request with ARMCII_GHOST_TAG_CMD and, except for FIN, waits
  * for the reply (an MPI_Aint) with ARMCII_GHOST_TAG_REPLY. */
-enum { ARMCII_GHOST_GROW = 1, ARMCII_GHOST_FIN };
+enum { ARMCII_GHOST_GROW = 1, ARMCII_GHOST_FIN,
+       ARMCII_GHOST_BUSY };  /* no reply; size: 1 when the user now has regions
+                              * redirected to ghosts, 0 when it has none */
 enum { ARMCII_GHOST_TAG_CMD = 7001, ARMCII_GHOST_TAG_REPLY = 7002 };
 typedef struct {
     long op;

@@ -63,7 +63,8 @@ static void bind_users(const int *chunk, int users, int g, int gi)
     if (gi >= 0) {
         GH.bound_rank = malloc((size_t)users * sizeof(int));
         GH.bound_pid = malloc((size_t)users * sizeof(int));
-        if (!GH.bound_rank || !GH.bound_pid)
+        GH.bound_busy = calloc((size_t)users, 1);
+        if (!GH.bound_rank || !GH.bound_pid || !GH.bound_busy)
             armcii_error(LAYOUT, "out of memory (%d users)", users);
         int k = 0;
         for (int p = 0; p < users; p++)
@@ -173,6 +174,14 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
                 GH.bound_pid[k] = 0; /* finished: it may exit now */
         return 1;
     }
+    if (c->op == ARMCII_GHOST_BUSY) {
+        for (int k = 0; k < GH.bound_users; k++)
+            if (GH.bound_rank[k] == src && GH.bound_busy[k] != (c->size != 0)) {
+                GH.bound_busy[k] = c->size != 0;
+                GH.nbusy += c->size != 0 ? 1 : -1;
+            }
+        return 0;
+    }
     if (c->op != ARMCII_GHOST_GROW)
         armcii_error("ARMCI ghost", "unknown command %ld from process %d", c->op, src);
     armcii_ghost_pool_serve(c, (int)src);
@@ -210,6 +219,11 @@ __attribute__((noreturn)) static void serve(long nap_us)
     MPI_Status st;
     int fin = 0;
     double next_check = 0;
+    /* While no bound user has a region redirected here nothing can arrive
+     * but commands: nap, doubling from IDLE_NAP_MIN_US up to IDLE_NAP_MAX_US
+     * (the first command after a long idle waits at most that long). */
+    enum { IDLE_NAP_MIN_US = 10, IDLE_NAP_MAX_US = 1000 };
+    long idle_us = IDLE_NAP_MIN_US;
     ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                           GH.cmd_comm, &req));
     while (fin < GH.bound_users) {
@@ -220,10 +234,16 @@ __attribute__((noreturn)) static void serve(long nap_us)
                 check_users();
                 next_check = PMPI_Wtime() + 0.1;
             }
-            if (nap_us > 0)
+            if (GH.nbusy == 0) {
+                struct timespec idle = {0, idle_us * 1000};
+                nanosleep(&idle, NULL);
+                idle_us = idle_us * 2 > IDLE_NAP_MAX_US ? IDLE_NAP_MAX_US : idle_us * 2;
+            } else if (nap_us > 0) {
                 nanosleep(&nap, NULL); /* leave the core to users on busy nodes */
+            }
             continue;
         }
+        idle_us = IDLE_NAP_MIN_US;
         fin += execute(&c, st.MPI_SOURCE);
         if (fin < GH.bound_users)
             ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
@@ -248,6 +268,15 @@ void armcii_ghost_teardown(void)
     armcii_ghost_pool_destroy();
     free_comms();
     GH.ghosts_on = 0;
+}
+
+void armcii_ghost_set_busy(int busy)
+{
+    if (!GH.ghosts_on || GH.told_busy == busy)
+        return;
+    GH.told_busy = busy;
+    armcii_ghost_cmd_t c = {.op = ARMCII_GHOST_BUSY, .size = busy};
+    ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, GH.my_ghost, ARMCII_GHOST_TAG_CMD, GH.cmd_comm));
 }
 
 MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c)

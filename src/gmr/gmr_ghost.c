@@ -63,6 +63,14 @@ int armcii_gmr_ghost_pools(void)
  * path (gmr_xfer.c), which never translates. */
 static void set_async(armcii_gmr_t *g, int on)
 {
+    on = on != 0;
+    if (on != g->ghost_async) { /* my ghost naps while none of my regions uses it */
+        int n = __atomic_add_fetch(&armcii_gmr_state.ghost_async_regions, on ? 1 : -1,
+                                   __ATOMIC_ACQ_REL);
+        /* threaded runs: two threads' messages could cross, so busy stays */
+        if (n == (on ? 1 : 0) && (on || !armcii_state.threaded))
+            armcii_ghost_set_busy(on);
+    }
     g->ghost_async = on;
     g->ghost_rw = on && (g->ghost_classes & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET));
 }

@@ -130,6 +130,7 @@ typedef struct {
     MPI_Win create_lock;          /* serializes group window creation */
     unsigned long redirected;     /* operations sent to ghosts (always counted) */
     unsigned ghost_logged_osc;    /* ghost build: components whose redirection was logged */
+    int ghost_async_regions;      /* ghost build: live regions redirected now */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     long ops[ARMCII_OP_NCLASS];   /* ARMCII_MEASURE_COUNT: per class */
