@@ -24,9 +24,36 @@ ompi_only() {
     esac
 }
 
-# A probe that timed out proves nothing by itself (a loaded machine is slow
-# too): where a reproducer hangs, the library must act on the quirk that
-# routes around the hang.  require_quirk NAME OSC fails the test unless
+# Runs a reproducer whose bug is a hang (tests/mpi/repro_watchdog.h):
+# repro_hang STAGE COMMAND... returns 0 when it ran to completion (bug
+# absent) and 1 when it reported the hang itself (exit 3 with a line
+# "HANG: ... no return from STAGE..."; bug present).  Anything else fails
+# the test: exit 1 (wrong data), a crash, a HANG in another stage, or the
+# outer timeout (no answer: a launch that never reached the suspected call
+# proves nothing, and is not the bug).
+repro_hang() {
+    stage=$1
+    shift
+    out=$(timeout -k 5 ${REPRO_TIMEOUT:-90} "$@" 2>&1 </dev/null)
+    rc=$?
+    case $rc in
+    0) return 0 ;;
+    3) if printf '%s\n' "$out" | grep -q "^HANG: rank [0-9]*: no return from $stage"; then
+           printf '%s\n' "$out" | grep '^HANG:' | head -1
+           return 1
+       fi
+       echo "FAIL: the reproducer hung outside '$stage' (exit 3):" ;;
+    124|137) echo "FAIL: no answer: the reproducer was killed after ${REPRO_TIMEOUT:-90} s (exit $rc)" \
+                  "without reporting a hang itself:" ;;
+    1) echo "FAIL: the reproducer reported wrong data (exit 1):" ;;
+    *) echo "FAIL: the reproducer did not run to an answer (exit $rc):" ;;
+    esac
+    printf '%s\n' "$out" | tail -8
+    exit 1
+}
+
+# Where a reproducer hangs, the library must act on the quirk that routes
+# around the hang.  require_quirk NAME OSC fails the test unless
 # armci-info, run under osc component OSC, shows quirk NAME in force.
 require_quirk() {
     info=${TESTS_BUILDDIR:-tests}/../armci-info

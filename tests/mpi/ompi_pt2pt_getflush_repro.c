@@ -15,13 +15,16 @@
  *   remote: complete them with MPI_Win_flush (the library's choice for reads)
  *   put:    get from me+2 left outstanding, put to me+1 + flush_local(me+1)
  *           (hangs on pt2pt), then flush_all
- * Run with `mpiexec --mca osc pt2pt`.  A hang is the bug: the caller's
- * timeout decides.  Exit 1 when the fetched data is wrong.
+ * Run with `mpiexec --mca osc pt2pt`.  A hang is the bug: a rank still in
+ * the flush 10 s after every rank reached it prints "HANG: ..." and exits
+ * 3 (repro_watchdog.h; REPRO_HANG_S changes the time).  Exit 1 when the
+ * fetched data is wrong.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
+#include "repro_watchdog.h"
 
 #define N 128
 
@@ -54,9 +57,11 @@ int main(int argc, char **argv)
         int p = (me + 1) % np, q = (me + 2) % np;
         for (int i = 0; i < N; i++)
             src[i] = -1;
+        repro_watch(me, "MPI_Win_flush_local (put form)");
         MPI_Get(got, N, MPI_LONG, q, 0, N, MPI_LONG, win);
         MPI_Put(src, N, MPI_LONG, p, N, N, MPI_LONG, win);
         MPI_Win_flush_local(p, win);  /* never returns on osc/pt2pt 4.1 */
+        repro_passed("MPI_Win_flush_all, unlock, free (put form)");
         MPI_Win_flush_all(win);
         for (int i = 0; i < N; i++)
             if (got[i] != q * 1000L + i && bad++ < 4)
@@ -64,10 +69,13 @@ int main(int argc, char **argv)
                         q * 1000L + i);
         MPI_Win_unlock_all(win);
         MPI_Win_free(&win);
+        repro_done();
         free(got);
         MPI_Finalize();
         return bad ? 1 : 0;
     }
+    repro_watch(me, local ? "MPI_Win_flush_local (gets to several targets)"
+                          : "MPI_Win_flush (gets to several targets)");
     for (int p = 0; p < np; p++)
         MPI_Get(got + p * N, N, MPI_LONG, p, 0, N, MPI_LONG, win);
     for (int p = 0; p < np; p++) {
@@ -76,6 +84,7 @@ int main(int argc, char **argv)
         else
             MPI_Win_flush(p, win);
     }
+    repro_passed("unlock, free");
     for (int p = 0; p < np; p++)
         for (int i = 0; i < N; i++)
             if (got[p * N + i] != p * 1000L + i && bad++ < 4)
@@ -83,6 +92,7 @@ int main(int argc, char **argv)
                         got[p * N + i], p * 1000L + i);
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
+    repro_done();
     free(got);
     MPI_Finalize();
     return bad ? 1 : 0;

@@ -14,12 +14,15 @@
  *   iprobe: rank 0 polls with MPI_Iprobe + a load (the library's
  *           workaround: src/gmr/gmr_ops.c, armcii_gmr_poke)
  * Run with `mpiexec -n 2 --mca osc ucx`.  The first three hang (the bug):
- * the caller's timeout decides.  Exit 1 when the final value is wrong.
+ * a rank still polling or waiting 10 s after both began prints "HANG: ..."
+ * and exits 3 (repro_watchdog.h; REPRO_HANG_S changes the time).  Exit 1
+ * when the final value is wrong.
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <mpi.h>
+#include "repro_watchdog.h"
 
 int main(int argc, char **argv)
 {
@@ -35,6 +38,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     int one = 1, zero = 0, old = 0;
     if (me == 0) {
+        repro_watch(me, "the target's poll for a peer's fetch-and-op");
         while (old != 1) {
             if (strcmp(how, "fop") == 0) {
                 MPI_Fetch_and_op(&zero, &old, MPI_INT, 0, 0, MPI_SUM, win);
@@ -54,6 +58,7 @@ int main(int argc, char **argv)
                 usleep(20);
         }
     } else if (me == 1) {
+        repro_watch(me, "MPI_Fetch_and_op + MPI_Win_flush to the polling target");
         MPI_Fetch_and_op(&one, &old, MPI_INT, 0, 0, MPI_SUM, win);
         MPI_Win_flush(0, win);
         if (old != 0) {
@@ -61,6 +66,7 @@ int main(int argc, char **argv)
             bad = 1;
         }
     }
+    repro_passed("unlock, barrier, free");
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 0 && *base != 1) {
@@ -68,6 +74,7 @@ int main(int argc, char **argv)
         bad = 1;
     }
     MPI_Win_free(&win);
+    repro_done();
     MPI_Finalize();
     return bad;
 }
