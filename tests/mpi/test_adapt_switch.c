@@ -18,21 +18,40 @@
  *    accumulate issued on the old one);
  *  - every fetch-and-add counter handed out 0..M-1 exactly once (values
  *    chain: no duplicate, no gap) and ends at M.
- * With ghosts (redirection usable) the automatic mode must have switched
- * both ways.  Without ghosts the same arithmetic runs (phases are
- * barriers).  Reproducible from ADAPT_SEED; ADAPT_DEBUG=1 prints the
- * schedule (synchronization kind, mode and setting per round). */
+ * With ghosts the automatic mode must have switched both ways, under
+ * every osc component: osc ucx was once left out without a reason, and
+ * measured (Open MPI 4.1.4, seeds 1-6) it switched 5-12 times each way
+ * like the others; where ghosts exist redirection must be usable.
+ *
+ * Before that, the production rule (the defaults of ARMCI_ADAPT_*; the
+ * thresholds are forced only afterwards) runs on four phases whose
+ * outcome the rule fixes, made of rounds ended by ARMCI_Barrier
+ * (prod_phases):
+ *  A. communication only, starting on: the first dense decision keeps
+ *     "on", the second probes "off" (no fresh figure for "off" yet);
+ *  B. computation only (no ghostable call: W = 0), from off: stays off;
+ *  C. computation while half the users fetch-and-add to users of another
+ *     node that compute (W is most of the interval, CR_on near 0), from
+ *     off: switches on;
+ *  D. computation only, from on (C = 0, CR far below CR_HIGH): stays on.
+ * Every accumulate and fetch-and-add of A and C is in the final checks.
+ * Without ghosts the same arithmetic runs (phases are barriers).
+ * Reproducible from ADAPT_SEED; ADAPT_DEBUG=1 prints the schedule
+ * (synchronization kind, mode and setting per round) and the production
+ * phases' decisions. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <armci.h>
 #include <armcix.h>
 #include <message.h>
 #include "../testutil.h"
-
-int armcii_adapt_redirecting(void); /* src/progress: the current setting */
+/* the decision count, the dense-interval history and the rule's
+ * configuration (this test links the library's objects) */
+#include "../../src/progress/progress.h"
 
 #define NS 16     /* shared accumulate words per target */
-#define MAXF 4096 /* fetch-and-adds per origin at most */
+#define MAXF 16384 /* fetch-and-adds per origin and target at most */
 enum { SYNC_ON, SYNC_OFF, SYNC_AUTO, SYNC_BARRIER, SYNC_GA, SYNC_MSG_BUSY, NSYNC };
 
 static int me, np;
@@ -142,6 +161,184 @@ static int synchronize(unsigned *shared, int *autom)
     return k;
 }
 
+/* ---- the production rule on phases it must decide one way ---- */
+
+static void compute_ms(double ms)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) * 1e-6 < ms);
+}
+
+static long decisions(void) { return armcii_progress_state.decisions; }
+
+static void prod_debug(const char *phase, int round)
+{
+    if (getenv("ADAPT_DEBUG") && me == 0)
+        printf("production %s round %d: decisions %ld, dense %ld (run %ld), redirect %d\n", phase,
+               round, decisions(), armcii_progress_state.hist.dense_n,
+               armcii_progress_state.hist.dense_run, armcii_adapt_redirecting());
+}
+
+/* Computation only, ARMCI_Barrier after each 20 ms, until two decisions.
+ * No call of a class ghosts serve, so W = 0 and C = 0: from off the rule
+ * keeps off (W < ARMCI_ADAPT_WAIT_ON), exactly; from on it keeps on
+ * unless CR >= ARMCI_ADAPT_CR_HIGH, which only a barrier stalled for most
+ * of the interval gives (a loaded host: once 0.45 s here).  So a decision
+ * from on is judged only where this test's own share of time in the
+ * barriers, summed over the users since the previous decision, was below
+ * half (the rule's 80% has a wide margin); one judged decision is needed. */
+static void prod_compute_only(const char *phase, int want)
+{
+    long d0 = decisions(), dprev = d0;
+    double tb[2] = {0, 0}; /* time in barriers, time in all */
+    int r, judged = 0;
+    for (r = 0; r < 100 && (decisions() < d0 + 2 || !judged); r++) {
+        double t0 = MPI_Wtime();
+        compute_ms(20);
+        double t1 = MPI_Wtime();
+        ARMCI_Barrier();
+        double t2 = MPI_Wtime();
+        tb[0] += t2 - t1;
+        tb[1] += t2 - t0;
+        if (decisions() == dprev)
+            continue;
+        dprev = decisions();
+        prod_debug(phase, r);
+        double sum[2];
+        MPI_Allreduce(tb, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        tb[0] = tb[1] = 0;
+        if (want == 1 && sum[0] >= 0.5 * sum[1]) {
+            if (me == 0)
+                printf("production rule, phase %s: decision %ld not judged: %.0f%% of the "
+                       "interval in barriers (a loaded host)\n", phase, decisions(),
+                       100 * sum[0] / sum[1]);
+            continue;
+        }
+        judged++;
+        CHECK(armcii_adapt_redirecting() == want, "production rule, phase %s (computation "
+              "only, %.0f%% of the time in barriers): redirection switched %s at decision %ld",
+              phase, 100 * sum[0] / sum[1], want ? "off" : "on", decisions());
+        if (armcii_adapt_redirecting() != want)
+            return;
+    }
+    CHECK(decisions() >= d0 + 2 && judged, "production rule, phase %s: %ld decisions (%d "
+          "judged) in %d rounds of 20 ms (ARMCI_ADAPT_INTERVAL %d ms)", phase,
+          decisions() - d0, judged, r, armcii_state.cfg.adapt_interval);
+}
+
+/* Returns 1 when the production phases ran. */
+static int prod_phases(void)
+{
+    static const char *const vars[] = {"ARMCI_ADAPT_INTERVAL", "ARMCI_ADAPT_WAIT_ON",
+        "ARMCI_ADAPT_CR_LOW", "ARMCI_ADAPT_CR_HIGH", "ARMCI_ADAPT_CONGESTION",
+        "ARMCI_ADAPT_REPROBE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (getenv(vars[i])) {
+            if (me == 0)
+                printf("production-rule phases not run: %s is set\n", vars[i]);
+            return 0;
+        }
+    /* nodes as the library sees them (ARMCI's domains are single processes) */
+    int nn = armcii_state.nnodes, node = armcii_node_of(me);
+    if (nn < 2 || nn % 2) {
+        if (me == 0)
+            printf("production-rule phases not run: %d nodes (an even number is needed)\n", nn);
+        return 0;
+    }
+    ARMCIX_Async_phase(-1); /* automatic, starting on, no dense figure yet */
+    CHECK(armcii_adapt_redirecting() == 1, "automatic mode did not start on");
+
+    /* A: communication only, 20 operations per round to random ranks,
+     * until the mode switches off (at most 10 decisions).  Whatever the
+     * load, the rule fixes two outcomes, judged from the library's own
+     * classification of each interval (hist): from on, the first dense
+     * interval in a row keeps on, and the second switches off, "off"
+     * having no figure yet (its probe).  A non-dense interval (CR below
+     * ARMCI_ADAPT_CR_HIGH: the 99% of these intervals here cannot fall that
+     * far but under a stall outside the calls) is not judged. */
+    long d0 = decisions(), dprev = d0;
+    int r, dense2 = 0;
+    for (r = 0; r < 1000 && decisions() < d0 + 10 && armcii_adapt_redirecting() == 1; r++) {
+        for (int i = 0; i < 20; i++) {
+            int t = rnd(&seed_ops) % np;
+            if (rnd(&seed_ops) % 3)
+                one_acc(t);
+            else
+                one_fadd(t);
+        }
+        ARMCI_Barrier();
+        if (decisions() == dprev)
+            continue;
+        dprev = decisions();
+        prod_debug("A", r);
+        long run = armcii_progress_state.hist.dense_run;
+        if (run == 1)
+            CHECK(armcii_adapt_redirecting() == 1, "production rule, phase A (communication "
+                  "only): the first dense decision in a row (decision %ld) switched off",
+                  decisions());
+        if (run == 2) {
+            dense2 = 1;
+            CHECK(armcii_adapt_redirecting() == 0, "production rule, phase A (communication "
+                  "only): the second dense decision in a row (decision %ld) kept on; it "
+                  "probes off", decisions());
+        }
+    }
+    CHECK(armcii_adapt_redirecting() == 0, "production rule, phase A (communication only): "
+          "still on after %ld decisions (%d rounds)", decisions() - d0, r);
+    if (armcii_adapt_redirecting() != 0)
+        return 1; /* B and C start from off */
+    if (me == 0 && !dense2)
+        printf("production rule, phase A: switched off at a decision not in a dense run\n");
+
+    /* B: computation only, from off. */
+    prod_compute_only("B", 0);
+    if (armcii_adapt_redirecting() != 0)
+        return 1;
+
+    /* C: in round r the users of nodes with r's parity fetch-and-add to
+     * the user at their position on the next node 10 ms after the
+     * barrier, while that user computes 60 ms (the direct path waits for
+     * it under every osc component here: W 18-45% of the interval against
+     * ARMCI_ADAPT_WAIT_ON's 10%, CR_on 0-16% against CR_LOW's 50%); a
+     * fetch-and-add on itself first gives the call's unloaded cost.  The
+     * mode must switch on within 4 decisions. */
+    int loc = 0, next = (node + 1) % nn, nnext = 0, partner = -1;
+    for (int p = 0; p < me; p++)
+        loc += armcii_node_of(p) == node;
+    for (int p = 0; p < np; p++)
+        nnext += armcii_node_of(p) == next;
+    for (int p = 0, k = 0; p < np && partner < 0; p++)
+        if (armcii_node_of(p) == next && k++ == loc % nnext)
+            partner = p;
+    d0 = decisions();
+    for (r = 0; r < 200 && decisions() < d0 + 4 && armcii_adapt_redirecting() != 1; r++) {
+        if (node % 2 == r % 2) {
+            one_fadd(me);
+            compute_ms(10); /* the partner leaves the barrier and computes */
+            one_fadd(partner);
+        } else {
+            compute_ms(60);
+        }
+        ARMCI_Barrier();
+        prod_debug("C", r);
+    }
+    CHECK(armcii_adapt_redirecting() == 1, "production rule, phase C (fetch-and-adds wait "
+          "for computing targets): redirection still off after %ld decisions",
+          decisions() - d0);
+    if (armcii_adapt_redirecting() != 1)
+        return 1;
+
+    /* D: computation only, from on. */
+    prod_compute_only("D", 1);
+    if (me == 0)
+        printf("production rule: the communication phase kept on, then probed off; "
+               "computation phases kept off and on; waiting fetch-and-adds switched on\n");
+    return 1;
+}
+
 static void check_final(void)
 {
     long *want = malloc((size_t)np * (NS + np) * sizeof(long));
@@ -184,12 +381,6 @@ static void check_final(void)
 
 int main(int argc, char **argv)
 {
-    /* decide at every synchronization and flip each time (see above) */
-    setenv("ARMCI_ADAPT_INTERVAL", "0", 0);
-    setenv("ARMCI_ADAPT_WAIT_ON", "0", 0);
-    setenv("ARMCI_ADAPT_CR_LOW", "100", 0);
-    setenv("ARMCI_ADAPT_CR_HIGH", "0", 0);
-    setenv("ARMCI_ADAPT_REPROBE", "0", 0); /* no measured comparison */
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     tu_name = "test_adapt_switch";
@@ -204,6 +395,29 @@ int main(int argc, char **argv)
     added = calloc((size_t)np * (NS + np), sizeof(long));
     fetched = malloc((size_t)np * MAXF * sizeof(long));
     nfetched = calloc((size_t)np, sizeof(int));
+    /* Ghosts exist when MPI's world is larger than the users'; the regions
+     * span nodes (so operations reach ghosts) on virtual nodes. */
+    int real_np, vn = getenv("ARMCI_VIRTUAL_NODE_SIZE") != NULL;
+    PMPI_Comm_size(MPI_COMM_WORLD, &real_np);
+    int ghosts = real_np > np;
+    CHECK(ghosts ? armcii_adapt_redirecting() >= 0 : armcii_adapt_redirecting() == -1,
+          "%d users of %d processes, but redirection %s usable", np, real_np,
+          armcii_adapt_redirecting() >= 0 ? "is" : "is not");
+    if (ghosts && vn)
+        prod_phases();
+    /* From here on decide at every synchronization and flip each time
+     * (see above), unless the environment sets a threshold: the rule's
+     * configuration is read at every decision (progress_adapt.c). */
+    if (!getenv("ARMCI_ADAPT_INTERVAL"))
+        armcii_state.cfg.adapt_interval = 0;
+    if (!getenv("ARMCI_ADAPT_WAIT_ON"))
+        armcii_state.cfg.adapt_wait_on = 0;
+    if (!getenv("ARMCI_ADAPT_CR_LOW"))
+        armcii_state.cfg.adapt_cr_low = 100;
+    if (!getenv("ARMCI_ADAPT_CR_HIGH"))
+        armcii_state.cfg.adapt_cr_high = 0;
+    if (!getenv("ARMCI_ADAPT_REPROBE"))
+        armcii_state.cfg.adapt_reprobe = 0; /* no measured comparison */
     ARMCIX_Async_phase(-1);
     int autom = 1, seen_on = 0, seen_off = 0, prev = armcii_adapt_redirecting();
     for (unsigned r = 0; r < rounds; r++) {
@@ -231,11 +445,10 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     check_final();
-    int real_np, vn = getenv("ARMCI_VIRTUAL_NODE_SIZE") != NULL;
-    PMPI_Comm_size(MPI_COMM_WORLD, &real_np);
-    int usable = real_np > np && vn && !(getenv("ARMCI_TEST_MODE") &&
-                                         !strcmp(getenv("ARMCI_TEST_MODE"), "ucx"));
-    if (usable)
+    if (ghosts && vn && me == 0)
+        printf("forced thresholds: the automatic mode switched on %d and off %d times at "
+               "plain barriers\n", seen_on, seen_off);
+    if (ghosts && vn)
         CHECK(seen_on > 0 && seen_off > 0, "automatic mode switched on %d and off %d times "
               "at barriers, expected both", seen_on, seen_off);
     ARMCIX_Async_phase(1);
