@@ -16,7 +16,8 @@ MPI_TESTS = \
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_rma_target_progress.sh \
 	tests/mpi/test_mpich_small_win.sh \
-	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh
+	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
+	tests/mpi/test_info_probe.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh
