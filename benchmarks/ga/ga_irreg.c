@@ -152,6 +152,24 @@ static void verify_z(irr_t *s)
     gab_verdict("z = A^T x through NGA_Scatter_acc");
 }
 
+/* The column map (i * mul[k] + off[k]) mod n of every entry k of a row,
+ * mul odd so that inv[k] undoes it. */
+static void make_columns(long n, int nnz)
+{
+    n_mask = (uint32_t)(n - 1);
+    mul = gab_alloc((size_t)nnz * sizeof *mul);
+    off = gab_alloc((size_t)nnz * sizeof *off);
+    inv = gab_alloc((size_t)nnz * sizeof *inv);
+    mul[0] = 1;
+    off[0] = 0;
+    for (int k = 1; k < nnz; k++) {
+        mul[k] = (mix(2U * k) & n_mask) | 1U;
+        off[k] = mix(2U * k + 1) & n_mask;
+    }
+    for (int k = 0; k < nnz; k++)
+        inv[k] = inverse(mul[k]);
+}
+
 int main(int argc, char **argv)
 {
     gab_init(&argc, &argv, "ga_irreg");
@@ -163,18 +181,7 @@ int main(int argc, char **argv)
     int reps = (int)gab_long("reps", gab_small ? 1 : 5, 1, usage);
     if ((s.n & (s.n - 1)) || s.n > (1L << 30))
         gab_usage(usage, "n=%ld: a power of two up to 2^30", s.n);
-    n_mask = (uint32_t)(s.n - 1);
-    mul = gab_alloc((size_t)s.nnz * sizeof *mul);
-    off = gab_alloc((size_t)s.nnz * sizeof *off);
-    inv = gab_alloc((size_t)s.nnz * sizeof *inv);
-    mul[0] = 1;
-    off[0] = 0;
-    for (int k = 1; k < s.nnz; k++) {
-        mul[k] = (mix(2U * k) & n_mask) | 1U;
-        off[k] = mix(2U * k + 1) & n_mask;
-    }
-    for (int k = 0; k < s.nnz; k++)
-        inv[k] = inverse(mul[k]);
+    make_columns(s.n, s.nnz);
     int dims[1] = {(int)s.n};
     s.g_x = NGA_Create(C_DBL, 1, dims, "x", NULL);
     s.g_z = NGA_Create(C_DBL, 1, dims, "z", NULL);

@@ -120,17 +120,9 @@ static double measure(int op, patch_t *p, long iters, int reps, double *buf, dou
     return gab_median(times, reps);
 }
 
-int main(int argc, char **argv)
+/* ops=LIST: indices into op_names; returns how many. */
+static int parse_ops(const char *ops_s, long *opsv)
 {
-    long contig[GAB_MAXLIST], strided[GAB_MAXLIST], opsv[3];
-    gab_init(&argc, &argv, "ga_patch");
-    gab_check_args("contig strided ops iters reps peer", usage);
-    int nc = gab_list("contig", gab_small ? "8,4096" : "8,64,512,4096,32768,262144,1048576",
-                      contig, usage);
-    int ns = gab_list("strided", gab_small ? "2,16" : "2,4,8,16,32,64,128,256", strided, usage);
-    long iters_arg = gab_long("iters", gab_small ? 2 : 0, 0, usage);
-    int reps = (int)gab_long("reps", gab_small ? 1 : 5, 1, usage);
-    const char *peer_s = gab_str("peer", "half"), *ops_s = gab_str("ops", "put,get,acc");
     int nops = 0;
     for (const char *s = ops_s; *s && nops < 3;) {
         size_t l = strcspn(s, ",");
@@ -145,7 +137,80 @@ int main(int argc, char **argv)
         if (*s)
             s++;
     }
-    int peer;
+    return nops;
+}
+
+/* The two arrays, one block per process (L doubles of the 1-D one, S rows
+ * of S of the 2-D one), checked to be laid out as the rows say. */
+static void create_arrays(long L, long S, int peer, int *g1, int *g2)
+{
+    int *map = gab_alloc((size_t)(gab_np + 1) * sizeof(int));
+    int dims1[1] = {(int)(gab_np * L)}, block1[1] = {gab_np};
+    for (int p = 0; p < gab_np; p++)
+        map[p] = (int)(p * L);
+    *g1 = NGA_Create_irreg(C_DBL, 1, dims1, "contig", block1, map);
+    int dims2[2] = {(int)(gab_np * S), (int)S}, block2[2] = {gab_np, 1};
+    for (int p = 0; p < gab_np; p++)
+        map[p] = (int)(p * S);
+    map[gab_np] = 0;
+    *g2 = NGA_Create_irreg(C_DBL, 2, dims2, "strided", block2, map);
+    free(map);
+    if (!*g1 || !*g2)
+        GA_Error("ga_patch: cannot create the arrays", 0);
+    GA_Zero(*g1);
+    GA_Zero(*g2);
+    int lo[2], hi[2];
+    NGA_Distribution(*g2, peer, lo, hi);
+    if (lo[0] != peer * S || hi[0] != (peer + 1) * S - 1 || lo[1] != 0 || hi[1] != S - 1)
+        gab_mismatch("strided array: process %d owns [%d:%d, %d:%d], expected rows %ld..%ld", peer,
+                     lo[0], hi[0], lo[1], hi[1], peer * S, (peer + 1) * S - 1);
+    NGA_Distribution(*g1, peer, lo, hi);
+    if (lo[0] != peer * L || hi[0] != (peer + 1) * L - 1)
+        gab_mismatch("contig array: process %d owns [%d:%d], expected %ld..%ld", peer, lo[0],
+                     hi[0], peer * L, (peer + 1) * L - 1);
+    gab_verdict("array distribution");
+}
+
+/* The patch of peer's block: bytes/8 consecutive doubles of g1, or the
+ * m x m square at rows peer*S+1.., columns 1..m of g2. */
+static patch_t make_patch(int strided_kind, long size, int g1, int g2, int peer, long L, long S)
+{
+    patch_t p = {0};
+    if (!strided_kind) {
+        p.name = "contig";
+        p.g = g1;
+        p.ndim = 1;
+        p.elems = size / 8;
+        p.lo[0] = (int)(peer * L);
+        p.hi[0] = (int)(peer * L + p.elems - 1);
+        p.ld[0] = 1; /* unused for 1-D */
+    } else {
+        p.name = "strided";
+        p.g = g2;
+        p.ndim = 2;
+        p.elems = size * size;
+        p.lo[0] = (int)(peer * S + 1);
+        p.hi[0] = (int)(peer * S + size);
+        p.lo[1] = 1;
+        p.hi[1] = (int)size;
+        p.ld[0] = (int)size;
+    }
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    long contig[GAB_MAXLIST], strided[GAB_MAXLIST], opsv[3];
+    gab_init(&argc, &argv, "ga_patch");
+    gab_check_args("contig strided ops iters reps peer", usage);
+    int nc = gab_list("contig", gab_small ? "8,4096" : "8,64,512,4096,32768,262144,1048576",
+                      contig, usage);
+    int ns = gab_list("strided", gab_small ? "2,16" : "2,4,8,16,32,64,128,256", strided, usage);
+    long iters_arg = gab_long("iters", gab_small ? 2 : 0, 0, usage);
+    int reps = (int)gab_long("reps", gab_small ? 1 : 5, 1, usage);
+    const char *peer_s = gab_str("peer", "half"), *ops_s = gab_str("ops", "put,get,acc");
+    int nops = parse_ops(ops_s, opsv);
+    int peer = 0;
     if (!strcmp(peer_s, "half"))
         peer = (gab_me + gab_np / 2) % gab_np;
     else if (!strcmp(peer_s, "next"))
@@ -163,33 +228,8 @@ int main(int argc, char **argv)
     long L = maxc, S = 2 * maxm;
     if ((double)gab_np * L > 2e9 || (double)gab_np * S > 2e9)
         gab_usage(usage, "arrays too large for int indices");
-
-    /* the two arrays, one block per process */
-    int *map = gab_alloc((size_t)(gab_np + 1) * sizeof(int));
-    int dims1[1] = {(int)(gab_np * L)}, block1[1] = {gab_np};
-    for (int p = 0; p < gab_np; p++)
-        map[p] = (int)(p * L);
-    int g1 = NGA_Create_irreg(C_DBL, 1, dims1, "contig", block1, map);
-    int dims2[2] = {(int)(gab_np * S), (int)S}, block2[2] = {gab_np, 1};
-    for (int p = 0; p < gab_np; p++)
-        map[p] = (int)(p * S);
-    map[gab_np] = 0;
-    int g2 = NGA_Create_irreg(C_DBL, 2, dims2, "strided", block2, map);
-    if (!g1 || !g2)
-        GA_Error("ga_patch: cannot create the arrays", 0);
-    GA_Zero(g1);
-    GA_Zero(g2);
-    /* the layout is what the rows say it is */
-    int lo[2], hi[2];
-    NGA_Distribution(g2, peer, lo, hi);
-    if (lo[0] != peer * S || hi[0] != (peer + 1) * S - 1 || lo[1] != 0 || hi[1] != S - 1)
-        gab_mismatch("strided array: process %d owns [%d:%d, %d:%d], expected rows %ld..%ld", peer,
-                     lo[0], hi[0], lo[1], hi[1], peer * S, (peer + 1) * S - 1);
-    NGA_Distribution(g1, peer, lo, hi);
-    if (lo[0] != peer * L || hi[0] != (peer + 1) * L - 1)
-        gab_mismatch("contig array: process %d owns [%d:%d], expected %ld..%ld", peer, lo[0],
-                     hi[0], peer * L, (peer + 1) * L - 1);
-    gab_verdict("array distribution");
+    int g1, g2;
+    create_arrays(L, S, peer, &g1, &g2);
 
     size_t maxel = (size_t)(maxc > maxm * maxm ? maxc : maxm * maxm);
     double *buf = gab_alloc(maxel * sizeof(double)), *want = gab_alloc(maxel * sizeof(double));
@@ -202,32 +242,10 @@ int main(int argc, char **argv)
     gab_header();
     for (int io = 0; io < nops; io++) {
         int op = (int)opsv[io];
-        for (int kind = 0; kind < 2; kind++) {
-            int cnt = kind ? ns : nc;
-            for (int i = 0; i < cnt; i++) {
-                patch_t p = {0};
-                if (kind == 0) {
-                    p.name = "contig";
-                    p.g = g1;
-                    p.ndim = 1;
-                    p.elems = contig[i] / 8;
-                    p.lo[0] = (int)(peer * L);
-                    p.hi[0] = (int)(peer * L + p.elems - 1);
-                    p.ld[0] = 1; /* unused for 1-D */
-                } else {
-                    long m = strided[i];
-                    p.name = "strided";
-                    p.g = g2;
-                    p.ndim = 2;
-                    p.elems = m * m;
-                    p.lo[0] = (int)(peer * S + 1);
-                    p.hi[0] = (int)(peer * S + m);
-                    p.lo[1] = 1;
-                    p.hi[1] = (int)m;
-                    p.ld[0] = (int)m;
-                }
-                long bytes = p.elems * 8;
-                long iters = iters_arg;
+        for (int kind = 0; kind < 2; kind++)
+            for (int i = 0; i < (kind ? ns : nc); i++) {
+                patch_t p = make_patch(kind, kind ? strided[i] : contig[i], g1, g2, peer, L, S);
+                long bytes = p.elems * 8, iters = iters_arg;
                 if (iters <= 0) {
                     iters = (16L << 20) / bytes;
                     iters = iters < 4 ? 4 : iters > 1000 ? 1000 : iters;
@@ -238,13 +256,11 @@ int main(int argc, char **argv)
                 snprintf(size, sizeof size, "%ld", bytes);
                 gab_row(kernel, size, t);
             }
-        }
     }
     if (gab_me == 0)
         printf("# ga_patch: every put, get and accumulate verified\n");
     GA_Destroy(g2);
     GA_Destroy(g1);
-    free(map);
     free(buf);
     free(want);
     free(times);

@@ -139,6 +139,30 @@ static void verify(scf_t *s, int nb)
     gab_verdict(what);
 }
 
+/* The reference for this process's part of C, from the formulas (NULL
+ * where it owns nothing). */
+static void make_reference(scf_t *s)
+{
+    NGA_Distribution(s->g_c, gab_me, s->lo, s->hi);
+    s->ref = NULL;
+    if (s->lo[0] < 0 || s->hi[0] < s->lo[0] || s->hi[1] < s->lo[1])
+        return;
+    int h = s->hi[0] - s->lo[0] + 1, w = s->hi[1] - s->lo[1] + 1;
+    double *brow = gab_alloc((size_t)w * sizeof(double));
+    s->ref = gab_alloc((size_t)h * w * sizeof(double));
+    for (int l = 0; l < s->n; l++) {
+        for (int j = 0; j < w; j++)
+            brow[j] = b_val(l, s->lo[1] + j);
+        for (int i = 0; i < h; i++) {
+            double x = a_val(s->lo[0] + i, l);
+            double *r = s->ref + (size_t)i * w;
+            for (int j = 0; j < w; j++)
+                r[j] += x * brow[j];
+        }
+    }
+    free(brow);
+}
+
 int main(int argc, char **argv)
 {
     long ns[GAB_MAXLIST], nbs[GAB_MAXLIST];
@@ -184,25 +208,7 @@ int main(int argc, char **argv)
         fill(s.g_a, a_val);
         fill(s.g_b, b_val);
         GA_Sync();
-        /* the reference for this process's part of C, from the formulas */
-        NGA_Distribution(s.g_c, gab_me, s.lo, s.hi);
-        s.ref = NULL;
-        if (s.lo[0] >= 0 && s.hi[0] >= s.lo[0] && s.hi[1] >= s.lo[1]) {
-            int h = s.hi[0] - s.lo[0] + 1, w = s.hi[1] - s.lo[1] + 1;
-            double *brow = gab_alloc((size_t)w * sizeof(double));
-            s.ref = gab_alloc((size_t)h * w * sizeof(double));
-            for (int l = 0; l < s.n; l++) {
-                for (int j = 0; j < w; j++)
-                    brow[j] = b_val(l, s.lo[1] + j);
-                for (int i = 0; i < h; i++) {
-                    double x = a_val(s.lo[0] + i, l);
-                    double *r = s.ref + (size_t)i * w;
-                    for (int j = 0; j < w; j++)
-                        r[j] += x * brow[j];
-                }
-            }
-            free(brow);
-        }
+        make_reference(&s);
         for (int ib = 0; ib < nnb; ib++) {
             int nb = (int)nbs[ib];
             if (nb > s.n)
