@@ -9,7 +9,11 @@
  *  - a freed slice is reused by the next allocation of its size (no new
  *    pool);
  *  - once the table is full, allocations still succeed and keep the
- *    direct path (the full-pool fallback);
+ *    direct path (the full-pool fallback): on virtual nodes with
+ *    redirection on, an accumulate on a region in a pool goes to a ghost
+ *    and one on a region allocated after the table filled does not (every
+ *    partition from the third on is 64 KiB, so none has room for another
+ *    40 KiB slice);
  *  - every region, in every pool, carries accumulates and puts from every
  *    rank exactly, completed by ARMCI_Fence (which flushes a region's
  *    pools through that bit set) and ARMCI_Barrier.
@@ -17,11 +21,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <armci.h>
 #include "../testutil.h"
 #include "region_pattern.h"
 
-int armcii_gmr_ghost_pools(void); /* src/gmr/gmr.h */
+int armcii_gmr_ghost_pools(void);          /* src/gmr/gmr.h */
+unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
 
 #define NREG 80
 #define REG_BYTES (40 * 1024)
@@ -76,9 +82,21 @@ int main(int argc, char **argv)
         CHECK(armcii_gmr_ghost_pools() == 0, "%d ghost pools without ghosts",
               armcii_gmr_ghost_pools());
     }
+    /* redirection on across virtual nodes: which path each region took */
+    const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
+    int paths = ghosts && vn && atoi(vn) > 0 && atoi(vn) < np && full_at >= 0 &&
+                !(async && !strcasecmp(async, "off"));
     ARMCI_Barrier();
-    for (i = 0; i < NREG; i++)
+    for (i = 0; i < NREG; i++) {
+        unsigned long r0 = armcii_gmr_redirected();
         rp_write(reg[i], i, me, np, 1);
+        unsigned long r = armcii_gmr_redirected() - r0;
+        if (paths && i <= full_at)
+            CHECK(r > 0, "region %d (in a pool) was not redirected to a ghost", i);
+        if (paths && i > full_at)
+            CHECK(r == 0, "region %d (allocated after the pool table filled at region %d) "
+                  "went to a ghost, expected the direct path", i, full_at);
+    }
     ARMCI_Barrier();
     for (i = 0; i < NREG; i++)
         rp_check(reg[i], i, me, np, "pooled");

@@ -5,12 +5,17 @@
  * checked exactly; then half are freed and new ones take their place.
  *
  * In the ghost build the first pool partition is made small here
- * (ARMCI_GHOST_POOL_SIZE=64 KiB unless set), so the pools must grow several
- * times during the world allocations, and group allocations may find the
- * pools full (their regions then stay on the direct path).  There the test
- * also checks that accumulates reached ghosts (every transport redirects
- * them across virtual nodes).  In other builds it checks the same values
- * on ordinary regions.  It keeps the regression of MPICH's context ids: a
+ * (ARMCI_GHOST_POOL_SIZE=64 KiB unless set) and one region in 250, and the
+ * last, take 256 KiB, so the pools must grow during the world allocations;
+ * group allocations cannot grow them, so a group region larger than any
+ * pool has room for stays on the direct path (the full-pool fallback).
+ * With ghosts in the job the test checks (ghost_checks): the pools grew;
+ * freeing half the regions and allocating the same sizes again adds no
+ * pool (freed slices are reused); and on virtual nodes with redirection
+ * on, accumulates reached ghosts (every transport redirects them across
+ * virtual nodes), a group region that fits the pools is redirected like
+ * the world's, and the one too large for them is not (it kept the direct
+ * path).  In other builds it checks the same values on ordinary regions.  It keeps the regression of MPICH's context ids: a
  * region once cost 3-4 of its 2048 communicator ids, and ~500 live regions
  * failed (gmr_comm.c): the test checks that all world regions share one
  * communicator entry.  Under MPICH each allocation costs 10-80x Open MPI's
@@ -29,8 +34,12 @@
 
 unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
 int armcii_gmr_comm_count(void);           /* src/gmr/gmr_impl.h */
+int armcii_gmr_ghost_pools(void);          /* src/gmr/gmr.h */
 
-static int me, np;
+static int me, np, nreg;
+/* ghosts in the job; and redirection checks apply (virtual nodes of vn
+ * users, ARMCI_GHOST_ASYNC not off) */
+static int ghosts, redirecting, vn;
 
 /* TEST_VERBOSE=1: rank 0 prints how long each phase took. */
 static void phase(const char *what)
@@ -45,7 +54,7 @@ static void phase(const char *what)
 /* Bytes of region i: at least room for slot 0 and one slot per rank. */
 static size_t region_bytes(int i)
 {
-    if (i % 250 == 249)
+    if (i % 250 == 249 || i == nreg - 1)
         return 256 * 1024; /* forces a pool to grow in the ghost build */
     return sizeof(double) * (size_t)(np + 1 + i % 29);
 }
@@ -61,7 +70,8 @@ static void **alloc_region(int i)
 
 /* A few regions over the group of even ranks, allocated while the world's
  * regions are alive (ghost build: a group cannot grow the pools, so the
- * first, too large for them, stays on the direct path). */
+ * first, too large for them, stays on the direct path; the others fit and
+ * are redirected where the evens span nodes). */
 static void group_regions(int n)
 {
     ARMCI_Group world, evens;
@@ -70,16 +80,35 @@ static void group_regions(int n)
         pid[k] = 2 * k;
     ARMCI_Group_get_world(&world);
     ARMCI_Group_create_child(nev, pid, &evens, &world);
+    /* users are placed node by node, vn to a virtual node */
+    int spans = redirecting && nev > 1 && 0 / vn != 2 / vn;
     if (me % 2 == 0) {
         void **ptr = malloc((size_t)nev * sizeof(void *));
         for (int i = 0; i < n; i++) {
             /* the first one is larger than any pool has room for */
             ARMCI_Malloc_group(ptr, i ? 4096 : 4 << 20, &evens);
-            long v = me, back = -1;
+            long v = me, back = -1, one = 1, inc = me + 1, sum = -1;
             int t = (me + 2) % (2 * nev); /* another even rank */
             ARMCI_Put(&v, ptr[t / 2], sizeof v, t);
             ARMCI_Get(ptr[t / 2], &back, sizeof back, t);
             CHECK(back == v, "group region %d: read %ld from %d, expected %ld", i, back, t, v);
+            /* an accumulate into the next word (only I write it at t; the
+             * memory of a freed region comes back as it was) */
+            long zero = 0;
+            ARMCI_Put(&zero, (long *)ptr[t / 2] + 1, sizeof zero, t);
+            ARMCI_Fence(t);
+            unsigned long r0 = armcii_gmr_redirected();
+            ARMCI_Acc(ARMCI_ACC_LNG, &one, &inc, (long *)ptr[t / 2] + 1, sizeof inc, t);
+            unsigned long r = armcii_gmr_redirected() - r0;
+            ARMCI_Fence(t);
+            ARMCI_Get((long *)ptr[t / 2] + 1, &sum, sizeof sum, t);
+            CHECK(sum == inc, "group region %d: accumulated %ld at %d, read %ld", i, inc, t, sum);
+            if (spans && i == 0)
+                CHECK(r == 0, "group region 0 (4 MiB, more than the pools hold; a group cannot "
+                      "grow them): its accumulate went to a ghost, expected the direct path");
+            if (spans && i > 0)
+                CHECK(r > 0, "group region %d (4 KiB, fits the pools): its accumulate stayed on "
+                      "the direct path, expected a ghost", i);
             ARMCI_Free_group(ptr[me / 2], &evens);
         }
         free(ptr);
@@ -102,11 +131,23 @@ int main(int argc, char **argv)
     int real_np, n = getenv("TEST_REGIONS") ? atoi(getenv("TEST_REGIONS"))
                      : strstr(lib, "MPICH") ? 50 : 1000;
     PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
+    nreg = n;
+    const char *vns = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
+    vn = vns && atoi(vns) > 0 ? atoi(vns) : np;
+    ghosts = real_np > np;
+    redirecting = ghosts && vn < np && !(async && !strcasecmp(async, "off"));
     void ***reg = calloc((size_t)n, sizeof *reg);
     phase("start");
+    int pools0 = armcii_gmr_ghost_pools();
     for (int i = 0; i < n; i++)
         reg[i] = alloc_region(i);
     phase("allocation");
+    int pools1 = armcii_gmr_ghost_pools();
+    const char *ps = getenv("ARMCI_GHOST_POOL_SIZE");
+    if (redirecting && ps && atol(ps) <= 65536)
+        CHECK(pools1 > pools0, "the pools did not grow (%d) for %d regions, 256 KiB ones among "
+              "them, from a first partition of %s bytes", pools1, n,
+              getenv("ARMCI_GHOST_POOL_SIZE"));
     group_regions(8);
     phase("group regions");
     /* Every live region is over the world: one shared communicator entry
@@ -122,9 +163,7 @@ int main(int argc, char **argv)
     phase("writes");
     for (int i = 0; i < n; i++)
         rp_check(reg[i], i, me, np, "first");
-    const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
-    if (real_np > np && vn && atoi(vn) > 0 && atoi(vn) < np &&
-        !(async && !strcasecmp(async, "off")))
+    if (redirecting)
         CHECK(redirected >= (unsigned long)n / 2, "only %lu of %d accumulates went to ghosts",
               redirected, n);
     /* Free the odd ones newest first, then fill the holes. */
@@ -137,6 +176,11 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     phase("free and reallocate half");
+    /* the same sizes again: every one fits a freed slice */
+    if (ghosts)
+        CHECK(armcii_gmr_ghost_pools() == pools1, "freeing half the regions and allocating "
+              "the same sizes again grew the pools from %d to %d (freed slices not reused)",
+              pools1, armcii_gmr_ghost_pools());
     for (int i = 1; i < n; i += 2)
         rp_write(reg[i], i, me, np, 0);
     ARMCI_Barrier();
