@@ -29,6 +29,7 @@ include tests/mutex.mk
 include tests/progress.mk
 include tests/fuzz.mk
 include tests/stress.mk
+include tests/badinput.mk
 include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \

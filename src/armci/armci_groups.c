@@ -4,21 +4,46 @@
 #include <stdlib.h>
 #include "armci_api.h"
 
+/* Fields no group of ARMCI's can have (a never-initialized or overwritten
+ * ARMCI_Group) are refused before anything behind them is read. */
+static void check_fields(const char *call, const ARMCI_Group *g)
+{
+    if (ARMCII_UNLIKELY(g->comm != MPI_COMM_NULL &&
+                        (g->size < 1 || g->size > armcii_state.nproc || g->rank >= g->size)))
+        armcii_error(call, "%p is not a valid ARMCI group (size %d, rank %d: not "
+                     "initialized, or overwritten)", (const void *)g, g->size, g->rank);
+}
+
+/* The communicator of a group the caller belongs to, or abort naming call:
+ * NULL and impossible fields here, the rest (freed, foreign, non-member) is
+ * src/common's check.  Used by every entry point that takes a group
+ * (armci_memory.c, armci_msg.c and armci_mutex.c declare it). */
+MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g)
+{
+    if (!g)
+        armcii_error(call, "group is NULL");
+    check_fields(call, g);
+    return armcii_group_comm(call, g);
+}
+
 static void check_pids(const char *call, int n, const int *pid, int parent_size)
 {
     if (n < 0 || n > parent_size)
         armcii_error(call, "group size %d out of range [0, %d]", n, parent_size);
     if (n && !pid)
         armcii_error(call, "pid_list is NULL");
+    for (int i = 0; i < n; i++)
+        if (pid[i] < 0 || pid[i] >= parent_size)
+            armcii_error(call, "pid_list[%d] = %d is not a rank of the parent group "
+                         "(size %d)", i, pid[i], parent_size);
     char *seen = calloc((size_t)parent_size + 1, 1);
     if (!seen)
         armcii_error(call, "out of memory");
     for (int i = 0; i < n; i++) {
-        if (pid[i] < 0 || pid[i] >= parent_size)
-            armcii_error(call, "pid_list[%d] = %d is not a rank of the parent group "
-                         "(size %d)", i, pid[i], parent_size);
-        if (seen[pid[i]]++)
+        if (seen[pid[i]]++) {
+            free(seen);
             armcii_error(call, "pid_list names rank %d twice", pid[i]);
+        }
     }
     free(seen);
 }
@@ -30,7 +55,7 @@ void ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_ou
     static const char call[] = "ARMCI_Group_create_child";
     armcii_set_call(call);
     armcii_check_init(call);
-    armcii_group_comm(call, group_parent);
+    armcii_api_group_comm(call, group_parent);
     if (!group_out)
         armcii_error(call, "output group is NULL");
     check_pids(call, grp_size, pid_list, group_parent->size);
@@ -44,7 +69,7 @@ void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out)
     armcii_set_call(call);
     armcii_check_init(call);
     ARMCI_Group parent = armcii_state.default_group;
-    armcii_group_comm(call, &parent);
+    armcii_api_group_comm(call, &parent);
     if (!group_out)
         armcii_error(call, "output group is NULL");
     check_pids(call, grp_size, pid_list, parent.size);
@@ -56,31 +81,49 @@ void ARMCI_Group_free(ARMCI_Group *group)
 {
     static const char call[] = "ARMCI_Group_free";
     armcii_set_call(call);
+    armcii_check_init(call);
     if (!group)
         armcii_error(call, "group is NULL");
+    check_fields(call, group);
     armcii_group_free(call, group);
 }
 
+/* A group the caller is not in answers -1 (and 1); one it is in is checked
+ * (freed or never created groups are errors, not answers). */
 int ARMCI_Group_rank(ARMCI_Group *group, int *rank)
 {
+    static const char call[] = "ARMCI_Group_rank";
+    armcii_check_init(call);
     if (!group || !rank)
-        armcii_error("ARMCI_Group_rank", "%s is NULL", !group ? "group" : "rank pointer");
-    *rank = group->comm == MPI_COMM_NULL ? -1 : group->rank;
-    return *rank < 0;
+        armcii_error(call, "%s is NULL", !group ? "group" : "rank pointer");
+    if (group->comm == MPI_COMM_NULL) {
+        *rank = -1;
+        return 1;
+    }
+    armcii_api_group_comm(call, group);
+    *rank = group->rank;
+    return 0;
 }
 
 void ARMCI_Group_size(ARMCI_Group *group, int *size)
 {
+    static const char call[] = "ARMCI_Group_size";
+    armcii_check_init(call);
     if (!group || !size)
-        armcii_error("ARMCI_Group_size", "%s is NULL", !group ? "group" : "size pointer");
-    *size = group->comm == MPI_COMM_NULL ? 0 : group->size;
+        armcii_error(call, "%s is NULL", !group ? "group" : "size pointer");
+    if (group->comm == MPI_COMM_NULL) {
+        *size = 0;
+        return;
+    }
+    armcii_api_group_comm(call, group);
+    *size = group->size;
 }
 
 void ARMCI_Group_set_default(ARMCI_Group *group)
 {
     static const char call[] = "ARMCI_Group_set_default";
     armcii_check_init(call);
-    armcii_group_comm(call, group);
+    armcii_api_group_comm(call, group);
     armcii_state.default_group = *group;
 }
 
@@ -111,6 +154,7 @@ int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
         armcii_error(call, "group is NULL");
     if (group->comm == MPI_COMM_NULL)
         return -1;
+    armcii_api_group_comm(call, group);
     if (group_rank < 0 || group_rank >= group->size)
         armcii_error(call, "group rank %d out of range [0, %d)", group_rank, group->size);
     return group->grp_to_abs ? group->grp_to_abs[group_rank] : group_rank;
@@ -122,7 +166,7 @@ int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new
     static const char call[] = "ARMCIX_Group_split";
     armcii_set_call(call);
     armcii_check_init(call);
-    armcii_group_comm(call, parent);
+    armcii_api_group_comm(call, parent);
     if (!new_group)
         armcii_error(call, "output group is NULL");
     if (color < 0 && color != MPI_UNDEFINED)
@@ -137,7 +181,7 @@ int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
     static const char call[] = "ARMCIX_Group_dup";
     armcii_set_call(call);
     armcii_check_init(call);
-    armcii_group_comm(call, parent);
+    armcii_api_group_comm(call, parent);
     if (!new_group)
         armcii_error(call, "output group is NULL");
     armcii_group_split(call, parent, 0, 0, new_group);
@@ -155,5 +199,5 @@ MPI_Comm armci_group_comm(ARMCI_Group *group)
         armcii_error(call, "group is NULL");
     if (group->comm == MPI_COMM_NULL || group->rank < 0)
         return MPI_COMM_NULL;
-    return armcii_group_comm(call, group);
+    return armcii_api_group_comm(call, group);
 }

@@ -2,13 +2,53 @@
  * ARMCI_Malloc/Free and friends: checks in front of src/gmr, and private
  * local memory (ARMCI_Malloc_local).
  */
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/sysinfo.h>
+#endif
 #include "armci_api.h"
 #include "../gmr/gmr.h"
 
-static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Comm comm)
+/* armci_groups.c */
+MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g);
+
+/* Memory this node could give one process at most: RAM plus swap (what
+ * Linux's default overcommit rule refuses beyond).  A larger request cannot
+ * succeed, and MPI would report it in its own words, or abort the job from
+ * MPI_COMM_WORLD's error handler (MPI_Alloc_mem): refuse it here.  Read
+ * once (allocation path only). */
+static unsigned long long node_memory(void)
+{
+    static unsigned long long total;
+    if (!total) {
+        unsigned long long t = 0;
+#ifdef __linux__
+        struct sysinfo si;
+        if (sysinfo(&si) == 0)
+            t = ((unsigned long long)si.totalram + si.totalswap) * si.mem_unit;
+#endif
+        if (!t) {
+            long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+            t = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
+                                      : ~0ULL;
+        }
+        total = t;
+    }
+    return total;
+}
+
+static void check_size(const char *call, armci_size_t bytes)
 {
     if (bytes < 0)
         armcii_error(call, "negative size %ld", (long)bytes);
+    if ((unsigned long long)bytes > node_memory())
+        armcii_error(call, "%ld bytes is more than this node's memory and swap (%llu bytes)",
+                     (long)bytes, node_memory());
+}
+
+static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Comm comm)
+{
+    check_size(call, bytes);
     if (!ptrs)
         armcii_error(call, "pointer array is NULL");
     armcii_gmr_create(call, comm, (size_t)bytes, ptrs);
@@ -18,7 +58,7 @@ static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Co
 static MPI_Comm group_comm(const char *call, const ARMCI_Group *g)
 {
     armcii_check_init(call);
-    return armcii_group_comm(call, g);
+    return armcii_api_group_comm(call, g);
 }
 
 static MPI_Comm world_comm(const char *call)
@@ -91,8 +131,7 @@ void *PARMCI_Malloc_local(armci_size_t size)
     static const char call[] = "ARMCI_Malloc_local";
     armcii_set_call(call);
     armcii_check_init(call);
-    if (size < 0)
-        armcii_error(call, "negative size %ld", (long)size);
+    check_size(call, size);
     return armcii_gmr_local_alloc(call, (size_t)size);
 }
 ARMCII_WEAK(Malloc_local)

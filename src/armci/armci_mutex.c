@@ -5,6 +5,17 @@
 #include "armci_api.h"
 #include "../mutex/mutex.h"
 
+/* armci_groups.c */
+MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g);
+
+/* A live handle of ARMCIX_Create_mutexes_hdl, or abort naming call. */
+static struct armcix_mutex_hdl_s *live(const char *call, armcix_mutex_hdl_t hdl)
+{
+    if (ARMCII_UNLIKELY(!hdl))
+        armcii_error(call, "mutex handle is NULL");
+    return armcii_mutex_check_hdl(call, hdl);
+}
+
 /* Collective over the world: count mutexes hosted by the caller (0 allowed,
  * at least one process > 0).  Returns 0. */
 int PARMCI_Create_mutexes(int count)
@@ -56,7 +67,7 @@ armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
     static const char call[] = "ARMCIX_Create_mutexes_hdl";
     armcii_set_call(call);
     armcii_check_init(call);
-    MPI_Comm comm = armcii_group_comm(call, pgroup);
+    MPI_Comm comm = armcii_api_group_comm(call, pgroup);
     return armcii_mutex_create(call, count, comm, 0);
 }
 
@@ -66,7 +77,7 @@ int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl)
     static const char call[] = "ARMCIX_Destroy_mutexes_hdl";
     armcii_set_call(call);
     armcii_check_init(call);
-    armcii_mutex_destroy(call, armcii_mutex_check_hdl(call, hdl), 0);
+    armcii_mutex_destroy(call, live(call, hdl), 0);
     return 0;
 }
 
@@ -76,7 +87,7 @@ void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
     static const char call[] = "ARMCIX_Lock_hdl";
     armcii_api_enter(call);
     armcii_check_init(call);
-    armcii_mutex_lock(call, armcii_mutex_check_hdl(call, hdl), mutex, proc);
+    armcii_mutex_lock(call, live(call, hdl), mutex, proc);
     armcii_api_leave();
 }
 
@@ -86,7 +97,7 @@ int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
     static const char call[] = "ARMCIX_Trylock_hdl";
     armcii_api_enter(call);
     armcii_check_init(call);
-    int rc = armcii_mutex_trylock(call, armcii_mutex_check_hdl(call, hdl), mutex, proc);
+    int rc = armcii_mutex_trylock(call, live(call, hdl), mutex, proc);
     armcii_api_leave();
     return rc;
 }
@@ -96,7 +107,7 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
     static const char call[] = "ARMCIX_Unlock_hdl";
     armcii_api_enter(call);
     armcii_check_init(call);
-    armcii_mutex_unlock(call, armcii_mutex_check_hdl(call, hdl), mutex, proc);
+    armcii_mutex_unlock(call, live(call, hdl), mutex, proc);
     armcii_api_leave();
 }
 

@@ -42,6 +42,8 @@ ARMCII_WEAK(Barrier)
 static void check_own(const char *call, void *ptr)
 {
     armcii_check_init(call);
+    if (!ptr)
+        armcii_error(call, "pointer is NULL");
     if (!armcii_gmr_find_local(ptr))
         armcii_error(call, "%p is not inside this process's slice of an ARMCI "
                      "allocation", ptr);

@@ -18,6 +18,16 @@ static int vector(const char *call, armcii_iov_kind_t kind, int datatype, void *
         armcii_error(call, "scale is NULL");
     if (ARMCII_UNLIKELY(armcii_iov_check_vector(iov, iov_len, elem, err, sizeof err)))
         armcii_error(call, "%s", err);
+    /* The local side's pointers are the caller's memory, which nothing
+     * later checks (the remote side's are translated): one compare per
+     * segment, before the first descriptor runs. */
+    for (int d = 0; d < iov_len; d++) {
+        void **loc = kind == ARMCII_IOV_GET ? iov[d].dst_ptr_array : iov[d].src_ptr_array;
+        for (int i = 0; iov[d].bytes && i < iov[d].ptr_array_len; i++)
+            if (ARMCII_UNLIKELY(!loc[i]))
+                armcii_error(call, "descriptor %d: %s pointer %d is NULL", d,
+                             kind == ARMCII_IOV_GET ? "destination" : "source", i);
+    }
     armcii_iov_op_t op = {call, kind, proc, datatype, scale, {blocking, hdl}};
     for (int d = 0; d < iov_len; d++) {
         armcii_iov_seq_t seq = {0};

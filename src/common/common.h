@@ -121,6 +121,12 @@ void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
     __attribute__((noreturn, cold));
 /* The rank for messages: the ARMCI rank, else the MPI world rank, else -1. */
 int armcii_error_rank(void);
+/* Tests only (tests/badinput/matrix.c): armcii_error and armcii_abort_msg
+ * hand their line ("[rank] ARMCI Error in <call>: <reason>") to hook instead
+ * of printing it; a hook that returns lets the job abort as usual, one that
+ * recovers (siglongjmp) keeps the process running.  NULL: off (default).
+ * Only the error path reads it. */
+void armcii_error_set_hook(void (*hook)(const char *line));
 
 #define ARMCII_MPI(call)                                                      \
     do {                                                                      \

@@ -45,6 +45,11 @@ __attribute__((noreturn)) static void abort_job(int code)
     exit(code ? code : 1);
 }
 
+/* Test hook (tests/badinput): read on the error path only. */
+static void (*error_hook)(const char *line);
+
+void armcii_error_set_hook(void (*hook)(const char *line)) { error_hook = hook; }
+
 void armcii_error(const char *call, const char *fmt, ...)
 {
     char msg[1024];
@@ -52,13 +57,25 @@ void armcii_error(const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "[%d] ARMCI Error in %s: %s\n", armcii_error_rank(), call, msg);
+    int rank = armcii_error_rank();
+    if (error_hook) { /* does not return when it recovers */
+        char line[1200];
+        snprintf(line, sizeof line, "[%d] ARMCI Error in %s: %s", rank, call, msg);
+        error_hook(line);
+    }
+    fprintf(stderr, "[%d] ARMCI Error in %s: %s\n", rank, call, msg);
     abort_job(100);
 }
 
 void armcii_abort_msg(const char *msg, int code)
 {
-    fprintf(stderr, "[%d] ARMCI Error: %s\n", armcii_error_rank(), msg ? msg : "(null)");
+    int rank = armcii_error_rank();
+    if (error_hook) {
+        char line[1200];
+        snprintf(line, sizeof line, "[%d] ARMCI Error: %s", rank, msg ? msg : "(null)");
+        error_hook(line);
+    }
+    fprintf(stderr, "[%d] ARMCI Error: %s\n", rank, msg ? msg : "(null)");
     abort_job(code);
 }
 
