@@ -43,6 +43,9 @@ static inline void armcii_api_leave(void) { armcii_profile_leave(); }
  * (datatype known, scale present, bytes a multiple of the element size);
  * returns the element size. */
 int armcii_api_acc_check(const char *call, int datatype, const void *scale, int bytes);
+/* The communicator of group g (the caller a member), or abort naming call
+ * (armci_groups.c: NULL, impossible fields, freed, foreign, non-member). */
+MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g);
 /* Element size of an ARMCI_ACC_* code, or abort naming the call. */
 int armcii_api_acc_elem(const char *call, int datatype);
 

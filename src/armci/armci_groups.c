@@ -17,7 +17,7 @@ static void check_fields(const char *call, const ARMCI_Group *g)
 /* The communicator of a group the caller belongs to, or abort naming call:
  * NULL and impossible fields here, the rest (freed, foreign, non-member) is
  * src/common's check.  Used by every entry point that takes a group
- * (armci_memory.c, armci_msg.c and armci_mutex.c declare it). */
+ * (armci_api.h). */
 MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g)
 {
     if (!g)

@@ -9,9 +9,6 @@
 #include "armci_api.h"
 #include "../gmr/gmr.h"
 
-/* armci_groups.c */
-MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g);
-
 /* Memory this node could give one process at most: RAM plus swap (what
  * Linux's default overcommit rule refuses beyond).  A larger request cannot
  * succeed, and MPI would report it in its own words, or abort the job from

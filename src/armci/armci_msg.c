@@ -41,8 +41,6 @@ double armci_timer(void) { return armcii_msg_time(); }
 
 void armci_msg_abort(int code) { armcii_abort_msg("armci_msg_abort called", code ? code : 1); }
 
-/* armci_groups.c */
-MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g);
 
 /* The world's communicator, after the init check. */
 static MPI_Comm world_of(const char *call)

@@ -5,9 +5,6 @@
 #include "armci_api.h"
 #include "../mutex/mutex.h"
 
-/* armci_groups.c */
-MPI_Comm armcii_api_group_comm(const char *call, const ARMCI_Group *g);
-
 /* A live handle of ARMCIX_Create_mutexes_hdl, or abort naming call. */
 static struct armcix_mutex_hdl_s *live(const char *call, armcix_mutex_hdl_t hdl)
 {
