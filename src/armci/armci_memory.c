@@ -12,35 +12,31 @@
 /* Memory this node could give one process at most: RAM plus swap (what
  * Linux's default overcommit rule refuses beyond).  A larger request cannot
  * succeed, and MPI would report it in its own words, or abort the job from
- * MPI_COMM_WORLD's error handler (MPI_Alloc_mem): refuse it here.  Read
- * once (allocation path only). */
+ * MPI_COMM_WORLD's error handler (MPI_Alloc_mem): refuse it here.  Asked
+ * on the allocation path only, where a system call is noise. */
 static unsigned long long node_memory(void)
 {
-    static unsigned long long total;
-    if (!total) {
-        unsigned long long t = 0;
+    unsigned long long t = 0;
 #ifdef __linux__
-        struct sysinfo si;
-        if (sysinfo(&si) == 0)
-            t = ((unsigned long long)si.totalram + si.totalswap) * si.mem_unit;
+    struct sysinfo si;
+    if (sysinfo(&si) == 0)
+        t = ((unsigned long long)si.totalram + si.totalswap) * si.mem_unit;
 #endif
-        if (!t) {
-            long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-            t = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
-                                      : ~0ULL;
-        }
-        total = t;
+    if (!t) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        t = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ~0ULL;
     }
-    return total;
+    return t;
 }
 
 static void check_size(const char *call, armci_size_t bytes)
 {
     if (bytes < 0)
         armcii_error(call, "negative size %ld", (long)bytes);
-    if ((unsigned long long)bytes > node_memory())
+    unsigned long long b = (unsigned long long)bytes, mem;
+    if (b > 1ULL << 30 && b > (mem = node_memory())) /* only large requests ask the system */
         armcii_error(call, "%ld bytes is more than this node's memory and swap (%llu bytes)",
-                     (long)bytes, node_memory());
+                     (long)bytes, mem);
 }
 
 static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Comm comm)

@@ -12,12 +12,14 @@
 
 __thread const char *armcii_current_call __attribute__((tls_model("initial-exec")));
 
-/* Error-path state: format strings already warned about (warn once). */
+/* Error-path state: format strings already warned about (warn once), and
+ * the tests' hook (tests/badinput), read on the error path only. */
 #define WARN_ONCE_SLOTS 64
 static struct {
     const char *seen[WARN_ONCE_SLOTS];
     int n;
     armcii_lock_t lock;
+    void (*hook)(const char *line);
 } err_state;
 
 int armcii_error_rank(void)
@@ -45,39 +47,32 @@ __attribute__((noreturn)) static void abort_job(int code)
     exit(code ? code : 1);
 }
 
-/* Test hook (tests/badinput): read on the error path only. */
-static void (*error_hook)(const char *line);
+void armcii_error_set_hook(void (*hook)(const char *line)) { err_state.hook = hook; }
 
-void armcii_error_set_hook(void (*hook)(const char *line)) { error_hook = hook; }
+/* Print "[rank] ARMCI Error<where>: <msg>" (to the tests' hook first, which
+ * does not return when it recovers) and abort the job with code. */
+__attribute__((noreturn)) static void report(const char *where, const char *msg, int code)
+{
+    char line[1200];
+    snprintf(line, sizeof line, "[%d] ARMCI Error%s: %s", armcii_error_rank(), where, msg);
+    if (err_state.hook)
+        err_state.hook(line);
+    fprintf(stderr, "%s\n", line);
+    abort_job(code);
+}
 
 void armcii_error(const char *call, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], where[160];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    int rank = armcii_error_rank();
-    if (error_hook) { /* does not return when it recovers */
-        char line[1200];
-        snprintf(line, sizeof line, "[%d] ARMCI Error in %s: %s", rank, call, msg);
-        error_hook(line);
-    }
-    fprintf(stderr, "[%d] ARMCI Error in %s: %s\n", rank, call, msg);
-    abort_job(100);
+    snprintf(where, sizeof where, " in %s", call);
+    report(where, msg, 100);
 }
 
-void armcii_abort_msg(const char *msg, int code)
-{
-    int rank = armcii_error_rank();
-    if (error_hook) {
-        char line[1200];
-        snprintf(line, sizeof line, "[%d] ARMCI Error: %s", rank, msg ? msg : "(null)");
-        error_hook(line);
-    }
-    fprintf(stderr, "[%d] ARMCI Error: %s\n", rank, msg ? msg : "(null)");
-    abort_job(code);
-}
+void armcii_abort_msg(const char *msg, int code) { report("", msg ? msg : "(null)", code); }
 
 void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
 {
