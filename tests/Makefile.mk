@@ -36,7 +36,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/ompi_only.sh tests/testutil.h tests/unit/unit_check.h \
-	tests/mpi/repro_watchdog.h tests/check-skips.sh tests/skips.allow \
+	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)
 
 TEST_EXTENSIONS = .on .off .vn2 .pt2pt .ucx

@@ -23,6 +23,14 @@
  *   its increment: unique, nothing lost), and the swap tokens must form
  *   one chain from the previous value to the current one.
  *
+ * - shared bytes, mutexes, groups, allocation (test_stress_more.h): every
+ *   origin accumulates into the same elements of a shared area (exact sums
+ *   at every checkpoint), mutex-protected read-modify-write of counter
+ *   pairs (ARMCI_Lock/Unlock; the pair must agree inside the lock and sum
+ *   every increment), groups created, allocated on (ARMCI_Malloc_group),
+ *   used and freed during the run, and regions allocated (with
+ *   nonblocking operations outstanding) and freed during the run.
+ *
  * Checkpoints (at epoch ends drawn from a stream common to all ranks)
  * complete everything with ARMCI_Barrier, or with ARMCI_AllFence or a
  * fence per target followed by a plain MPI_Barrier (fence visibility):
@@ -62,22 +70,27 @@ enum {
     K_PUT, K_PUTS, K_PUTV, K_NBPUT, K_NBPUTS, K_NBPUTV, K_PUTVAL,
     K_GET, K_GETS, K_GETV, K_NBGET, K_NBGETS, K_NBGETV, K_GETVAL,
     K_ACC, K_NBACC, K_ACCS, K_ACCV, K_FAA, K_FAAL, K_SWAP, K_SWAPL,
-    K_FENCE, K_ALLFENCE, K_WAIT, K_WAITALL, NK,
+    K_FENCE, K_ALLFENCE, K_WAIT, K_WAITALL,
+    K_SACC, K_SACCS, K_SACCV, K_LOCKED, K_GRP, K_TGET, NK,
     /* not drawn: calls the model needs (counted apart) */
-    X_ORDER_FENCE = NK, X_FORCED_WAIT, X_UNFENCED_READ, X_CHECKPOINT, NSTAT
+    X_ORDER_FENCE = NK, X_FORCED_WAIT, X_UNFENCED_READ, X_CHECKPOINT,
+    X_ALLOC, X_GROUP, X_MUTEXSET, NSTAT
 };
 static const char *kname[NSTAT] = {
     "Put", "PutS", "PutV", "NbPut", "NbPutS", "NbPutV", "PutValue",
     "Get", "GetS", "GetV", "NbGet", "NbGetS", "NbGetV", "GetValue",
     "Acc", "NbAcc", "AccS", "AccV", "FetchAdd", "FetchAddLong", "Swap", "SwapLong",
     "Fence", "AllFence", "Wait/Test/WaitProc", "WaitAll",
+    "shared Acc", "shared AccS", "shared AccV", "Lock/RMW/Unlock", "group region op",
+    "extra region Get",
     "ordering Fence", "forced completion", "read of unfenced data",
-    "checkpoint"};
+    "checkpoint", "Malloc during run", "group created", "mutex set recreated"};
 static const int kweight[NK] = {
     8, 8, 6, 5, 5, 4, 3,
     7, 6, 5, 4, 3, 3, 3,
     5, 3, 3, 3, 4, 3, 3, 2,
-    3, 1, 3, 1};
+    3, 1, 3, 1,
+    3, 3, 2, 2, 3, 1};
 
 static int me, np;
 static unsigned long long seed;
@@ -255,6 +268,8 @@ static void report_bytes(long op, int kind, int t, int off, const unsigned char 
             return;
         }
 }
+
+#include "test_stress_more.h"
 
 /* Compare the local segments of a completed get with the model; the bytes
  * are then known to be in place (later writes to them are ordered). */
@@ -729,6 +744,7 @@ static void check_chain(int kind, int c, rec_t *r, long n, long final, long epoc
 /* Every rank completes everything; targets and other ranks check. */
 static void checkpoint(long epoch_end, long epoch)
 {
+    sx_before_checkpoint();
     complete_all();
     int how = crnd(3);
     if (how == 0) {
@@ -820,6 +836,8 @@ static void checkpoint(long epoch_end, long epoch)
     ARMCI_Access_end(mc);
     nrec = 0;
     free(cnt), free(dsp), free(allr), free(sel);
+    sx_check(epoch_end, epoch);
+    sx_reshape();
     /* nobody writes before every check is done */
     MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -866,6 +884,7 @@ int main(int argc, char **argv)
     cacc_i = calloc((size_t)np * NACC, sizeof *cacc_i);
     cacc_l = calloc((size_t)np * NACC, sizeof *cacc_l);
     cacc_d = calloc((size_t)np * NACC, sizeof *cacc_d);
+    sx_init();
     int wsum = 0;
     for (int k = 0; k < NK; k++)
         wsum += kweight[k];
@@ -896,6 +915,8 @@ int main(int argc, char **argv)
                 do_acc(kind);
             else if (kind <= K_SWAPL)
                 do_rmw(kind);
+            else if (kind >= K_SACC)
+                sx_op(kind);
             else if (kind == K_FENCE) {
                 int t = rnd(np);
                 ARMCI_Fence(t);
@@ -918,6 +939,7 @@ int main(int argc, char **argv)
                 }
             }
         }
+        sx_last = cur_op >= nops;
         checkpoint(cur_op - 1, epoch++);
         int bad = 0;
         MPI_Allreduce(&tu_failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -938,10 +960,10 @@ int main(int argc, char **argv)
         printf("test_stress: %ld operations in %.2f s (%.0f/s over all ranks); by kind:\n",
                done, dt, done / (dt > 0 ? dt : 1));
         for (int k = 0; k < NSTAT; k++)
-            printf("  %-20s %ld\n", kname[k], k == X_CHECKPOINT ? sum[k] / np : sum[k]);
+            printf("  %-20s %ld\n", kname[k], k >= X_CHECKPOINT ? sum[k] / np : sum[k]);
         fflush(stdout);
     }
-    ARMCI_Barrier();
+    sx_finish();
     ARMCI_Free(W[me]);
     ARMCI_Free(C[me]);
     free(W), free(C), free(model), free(dirty), free(pendmap);

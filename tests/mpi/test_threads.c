@@ -2,7 +2,8 @@
  * Thread safety under MPI_THREAD_MULTIPLE: NT threads per process mix
  * contiguous, strided and nonblocking puts and gets, accumulates,
  * fetch-and-add, fences and mutex-protected read-modify-write, on regions
- * shared by all threads (counters) and on regions each thread owns (data).
+ * shared by all threads (counters), on regions each thread owns (data), and
+ * on ONE allocation that every thread of every process writes (shared).
  * Every value is checked exactly:
  *   - a thread's own slots: each get returns what the thread last put
  *     (location consistency within a thread: the library must order a read
@@ -12,7 +13,19 @@
  *     results never repeat for one counter;
  *   - a mutex-protected get+increment+put: the final value is the number of
  *     increments (mutual exclusion between threads of one process as well
- *     as between processes).
+ *     as between processes);
+ *   - the shared allocation (test_threads_shared.h): every writer (thread
+ *     of a process) owns one column of an int matrix, interleaved word by
+ *     word with every other writer's, and one contiguous block; strided and
+ *     contiguous puts to them run concurrently on the same window, each read
+ *     back (its own column alone, or whole rows holding every writer's
+ *     words) and, at the end, every word of every target against its
+ *     writer's model.  Accumulates (long and double, contiguous, strided,
+ *     nonblocking) from all threads of all processes land on the same
+ *     elements of every target: each element ends as the exact sum, and a
+ *     fenced get never sees less than the reading thread added.  Long
+ *     fetch-and-adds from everyone to every target: the values fetched on one
+ *     counter are exactly 0..n-1.
  * THREADS_ITERS sets the iterations per thread (default 300); the seed
  * (THREADS_SEED) is printed with any failure so a run can be repeated.
  */
@@ -44,11 +57,6 @@ static uint64_t rnd(uint64_t *s)
     return *s * 2685821657736338717ULL;
 }
 
-static int *slot(int tid, int target, int owner_thread)
-{
-    return (int *)data[tid][target] + ((size_t)me * NT + (size_t)owner_thread) * SLOT;
-}
-
 #define TCHECK(cond, ...)                                                        \
     do {                                                                         \
         if (!(cond)) {                                                           \
@@ -56,6 +64,13 @@ static int *slot(int tid, int target, int owner_thread)
             CHECK(0, __VA_ARGS__);                                               \
         }                                                                        \
     } while (0)
+
+#include "test_threads_shared.h"
+
+static int *slot(int tid, int target, int owner_thread)
+{
+    return (int *)data[tid][target] + ((size_t)me * NT + (size_t)owner_thread) * SLOT;
+}
 
 static void op_contig(int tid, int it, int tgt, uint64_t *s, int *model)
 {
@@ -168,12 +183,13 @@ static void *worker(void *arg)
     for (int i = 0; i < np * SLOT; i++)
         model[i] = 0;
     fadd_seen[tid] = malloc((size_t)iters * sizeof(int));
+    sh_thread_init(tid);
     for (int it = 0; it < iters; it++) {
         /* counters: only the right neighbour is summed by this process's
          * model, others are targets for traffic and summed there too */
         int tgt = (int)(rnd(&s) % (uint64_t)np);
         int *m = model + tgt * SLOT;
-        switch (rnd(&s) % 8) {
+        switch (rnd(&s) % 12) {
         case 0: op_contig(tid, it, tgt, &s, m); break;
         case 1: op_strided(tid, it, tgt, &s, m); break;
         case 2: op_nb_contig(tid, it, tgt, &s, m); break;
@@ -181,9 +197,14 @@ static void *worker(void *arg)
         case 4: op_fadd(tid, &s, (me + 1) % np); break;
         case 5: op_locked(tid, (int)(rnd(&s) % (uint64_t)np)); break;
         case 6: ARMCI_Fence(tgt); break;
-        default: ARMCI_AllFence(); break;
+        case 7: ARMCI_AllFence(); break;
+        case 8: sh_col(tid, it, tgt, &s); break;
+        case 9: sh_blk(tid, it, tgt, &s); break;
+        case 10: sh_acc(tid, it, tgt, &s); break;
+        default: sh_fadd(tid, tgt, &s); break;
         }
     }
+    sh_burst(tid, &s);
     free(model);
     return NULL;
 }
@@ -275,6 +296,7 @@ int main(int argc, char **argv)
     ctr = malloc((size_t)np * sizeof(void *));
     ARMCI_Malloc(ctr, sizeof(ctr_t));
     memset(ctr[me], 0, sizeof(ctr_t));
+    sh_alloc();
     ARMCI_Create_mutexes(1);
     ARMCI_Barrier();
     pthread_t th[NT];
@@ -284,6 +306,7 @@ int main(int argc, char **argv)
         pthread_join(th[t], NULL);
     ARMCI_Barrier();
     check_counters();
+    sh_check();
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
     for (int t = 0; t < NT; t++) {
@@ -293,6 +316,7 @@ int main(int argc, char **argv)
     }
     ARMCI_Free(ctr[me]);
     free(ctr);
+    sh_free();
     if (me == 0)
         printf("%d threads x %d iterations per process, seed %u\n", NT, iters, seed0);
     int rc = tu_finish();
