@@ -302,6 +302,78 @@ static void check_neighbors(void)
     MPI_Comm_free(&dga);
 }
 
+static void nbr_expect(const char *what, int nonblocking, const int *got, const int *want,
+                       const int *nb)
+{
+    for (int i = 0; i < 4; i++)
+        CHECK(got[i] == want[i], "%s%s on a 2-D grid: slot %d (neighbour %d) got %d, want %d",
+              nonblocking ? "I" : "", what, i, nb[i], got[i], want[i]);
+}
+
+/* All ten neighborhood collectives on a non-periodic 2-D grid built from
+ * the world (missing neighbours are MPI_PROC_NULL: their slots keep -7):
+ * the neighbours Cart_shift names are the user ranks the grid's row-major
+ * layout gives, and every slot holds that neighbour's data (allgather: its
+ * rank; alltoall: what it sent towards this process); the v and w forms
+ * receive in reversed displacement order. */
+static void check_neighbor_colls(void)
+{
+    int dims[2] = {0, 0}, per[2] = {0, 0}, nb[4], exp[4], got[4], snd[4];
+    int wag[4], wagr[4], wa2a[4], wa2ar[4], one[4] = {1, 1, 1, 1}, d[4] = {0, 1, 2, 3};
+    int dr[4] = {3, 2, 1, 0};
+    MPI_Aint bd[4] = {0, 4, 8, 12}, bdr[4] = {12, 8, 4, 0};
+    MPI_Datatype ty[4] = {MPI_INT, MPI_INT, MPI_INT, MPI_INT};
+    MPI_Comm cart;
+    MPI_Dims_create(U, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &cart);
+    int c0 = me / dims[1], c1 = me % dims[1];
+    exp[0] = c0 > 0 ? me - dims[1] : MPI_PROC_NULL;
+    exp[1] = c0 < dims[0] - 1 ? me + dims[1] : MPI_PROC_NULL;
+    exp[2] = c1 > 0 ? me - 1 : MPI_PROC_NULL;
+    exp[3] = c1 < dims[1] - 1 ? me + 1 : MPI_PROC_NULL;
+    MPI_Cart_shift(cart, 0, 1, &nb[0], &nb[1]);
+    MPI_Cart_shift(cart, 1, 1, &nb[2], &nb[3]);
+    for (int i = 0; i < 4; i++) {
+        CHECK(nb[i] == exp[i], "Cart_shift on a %dx%d grid: neighbour %d is %d, want %d",
+              dims[0], dims[1], i, nb[i], exp[i]);
+        snd[i] = me * 100 + i;
+        wag[i] = nb[i] == MPI_PROC_NULL ? -7 : nb[i];
+        wa2a[i] = nb[i] == MPI_PROC_NULL ? -7 : nb[i] * 100 + (i ^ 1);
+        wagr[3 - i] = wag[i], wa2ar[3 - i] = wa2a[i];
+    }
+    for (int k = 0; k < 2; k++) {
+        MPI_Request q = MPI_REQUEST_NULL;
+#define NBR(what, want, blocking, nonblocking)                                               \
+    do {                                                                                     \
+        for (int i = 0; i < 4; i++)                                                          \
+            got[i] = -7;                                                                     \
+        if (k) {                                                                             \
+            nonblocking;                                                                     \
+            MPI_Wait(&q, MPI_STATUS_IGNORE);                                                 \
+        } else                                                                               \
+            blocking;                                                                        \
+        nbr_expect(what, k, got, want, nb);                                                  \
+    } while (0)
+        NBR("Neighbor_allgather", wag,
+            MPI_Neighbor_allgather(&me, 1, MPI_INT, got, 1, MPI_INT, cart),
+            MPI_Ineighbor_allgather(&me, 1, MPI_INT, got, 1, MPI_INT, cart, &q));
+        NBR("Neighbor_allgatherv", wagr,
+            MPI_Neighbor_allgatherv(&me, 1, MPI_INT, got, one, dr, MPI_INT, cart),
+            MPI_Ineighbor_allgatherv(&me, 1, MPI_INT, got, one, dr, MPI_INT, cart, &q));
+        NBR("Neighbor_alltoall", wa2a,
+            MPI_Neighbor_alltoall(snd, 1, MPI_INT, got, 1, MPI_INT, cart),
+            MPI_Ineighbor_alltoall(snd, 1, MPI_INT, got, 1, MPI_INT, cart, &q));
+        NBR("Neighbor_alltoallv", wa2ar,
+            MPI_Neighbor_alltoallv(snd, one, d, MPI_INT, got, one, dr, MPI_INT, cart),
+            MPI_Ineighbor_alltoallv(snd, one, d, MPI_INT, got, one, dr, MPI_INT, cart, &q));
+        NBR("Neighbor_alltoallw", wa2ar,
+            MPI_Neighbor_alltoallw(snd, one, bd, ty, got, one, bdr, ty, cart),
+            MPI_Ineighbor_alltoallw(snd, one, bd, ty, got, one, bdr, ty, cart, &q));
+#undef NBR
+    }
+    MPI_Comm_free(&cart);
+}
+
 static void check_win_group(MPI_Win w, const char *what)
 {
     MPI_Group g;
@@ -386,6 +458,7 @@ int main(int argc, char **argv)
         check_cart();
         check_graph();
         check_neighbors();
+        check_neighbor_colls();
         check_windows();
         check_io();
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
