@@ -30,6 +30,7 @@ include tests/progress.mk
 include tests/fuzz.mk
 include tests/stress.mk
 include tests/badinput.mk
+include tests/death.mk
 include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
@@ -91,13 +92,14 @@ check-ghost:
 	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
 	  TEST_VIRTUAL_NODE_SIZE=2 \
 	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh benchmarks/ga/test_ga_bench.sh \
-	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh"
+	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh"
 # The ghost build under MPICH, in CI (tools/check-all.sh): the ghost tests
 # (memory pools, world hiding in C and Fortran, redirection, switching
-# under load, Fortran GA) in mode vn2 only, to keep CI's time.
+# under load, Fortran GA, processes that die) in mode vn2 only, to keep
+# CI's time.
 GHOST_SMOKE_TESTS = tests/mpi/test_ghost_acc tests/mpi/test_ghost_regions tests/mpi/test_ghost_pools \
-	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch tests/mpi/test_ghost_idle \
-	tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh
+	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch tests/mpi/test_adapt_inphase tests/mpi/test_ghost_idle \
+	tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh
 check-ghost-smoke: $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-modes NPROCS=$(GHOST_NPROCS) CHECK_MODES=vn2 \
 	  TEST_VIRTUAL_NODE_SIZE=2 ALL_MPI_TESTS='$(GHOST_SMOKE_TESTS)'

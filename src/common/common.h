@@ -127,6 +127,11 @@ int armcii_error_rank(void);
  * recovers (siglongjmp) keeps the process running.  NULL: off (default).
  * Only the error path reads it. */
 void armcii_error_set_hook(void (*hook)(const char *line));
+/* A note that failed MPI calls' messages (armcii_mpi_fail) append
+ * ("...: <MPI's error>; <note>") when note() returns one: what the layer
+ * that set it knows and MPI's error does not name (src/ghost: a ghost of
+ * this host is gone).  Only the error path calls it. */
+void armcii_error_set_note(const char *(*note)(void));
 
 #define ARMCII_MPI(call)                                                      \
     do {                                                                      \

@@ -12,14 +12,16 @@
 
 __thread const char *armcii_current_call __attribute__((tls_model("initial-exec")));
 
-/* Error-path state: format strings already warned about (warn once), and
- * the tests' hook (tests/badinput), read on the error path only. */
+/* Error-path state: format strings already warned about (warn once), the
+ * tests' hook (tests/badinput) and the note of a lower layer's failure
+ * (armcii_error_set_note), read on the error path only. */
 #define WARN_ONCE_SLOTS 64
 static struct {
     const char *seen[WARN_ONCE_SLOTS];
     int n;
     armcii_lock_t lock;
     void (*hook)(const char *line);
+    const char *(*note)(void);
 } err_state;
 
 int armcii_error_rank(void)
@@ -48,6 +50,7 @@ __attribute__((noreturn)) static void abort_job(int code)
 }
 
 void armcii_error_set_hook(void (*hook)(const char *line)) { err_state.hook = hook; }
+void armcii_error_set_note(const char *(*note)(void)) { err_state.note = note; }
 
 /* Print "[rank] ARMCI Error<where>: <msg>" (to the tests' hook first, which
  * does not return when it recovers) and abort the job with code. */
@@ -85,7 +88,9 @@ void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
     size_t n = strcspn(what, "(");
     snprintf(fn, sizeof fn, "%.*s", (int)(n < sizeof fn ? n : sizeof fn - 1), what);
     const char *call = armcii_current_call ? armcii_current_call : "ARMCI (internal)";
-    armcii_error(call, "%s failed: %s (%s:%d)", fn, str, file, line);
+    const char *note = err_state.note ? err_state.note() : NULL;
+    armcii_error(call, "%s failed: %s (%s:%d)%s%s", fn, str, file, line, note ? "; " : "",
+                 note ? note : "");
 }
 
 static void vwarn(const char *fmt, va_list ap)

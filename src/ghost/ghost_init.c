@@ -50,7 +50,8 @@ __attribute__((noreturn)) static void serve(long nap_us);
 
 /* Collective over the node: a ghost (gi >= 0) records the pworld ranks and
  * process ids of the users bound to it (chunk[p], p % g == gi), to notice
- * one that dies without finalizing. */
+ * one that dies without finalizing; users, the ghosts of their host, to
+ * name a dead one in their errors (ghost_death.c). */
 static void bind_users(const int *chunk, int users, int g, int gi)
 {
     int me, n, pid = (int)getpid();
@@ -74,6 +75,7 @@ static void bind_users(const int *chunk, int users, int g, int gi)
             }
     }
     free(pids);
+    armcii_ghost_death_setup();
 }
 
 /* Place ghosts; sets GH.is_ghost, my_ghost/bound_users; returns chunk size. */

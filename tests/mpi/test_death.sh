@@ -1,0 +1,118 @@
+#!/bin/sh
+# Processes that die (tests/mpi/death.c): rank 1 killed (SIGKILL) in the
+# middle of puts and accumulates, inside ARMCI_Barrier, holding a mutex
+# others wait for; in the ghost build also a ghost killed while users send
+# accumulates through it.  For each, the job must
+#   - end within DEATH_LIMIT (10) s of the kill, with a non-zero status;
+#   - print a message that names the death: the launcher's (Open MPI: the
+#     dead process's launcher rank and signal 9; MPICH: "BAD TERMINATION"
+#     and "Killed (signal 9)") or the ghost's ("user process R (pid P)
+#     ended without MPI_Finalize") -- a bare non-zero exit does not pass;
+#   - leave no process of the job (all carry a unique argv tag);
+#   - leave no new file in /dev/shm: Open MPI's vader_segment.*.<job id>.*
+#     of this job, the library's armci.* names, or any other new file that
+#     no live process still maps or holds open.
+# Runs in mode vn2 (two nodes: traffic through MPI RMA and shared memory,
+# and in the ghost build through ghosts); other modes skip.
+# Prints one line per scenario: the numbers of the issue's death table.
+dir=${TESTS_BUILDDIR:-tests}/mpi
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+np=${NPROCS:-4}
+flavor=${MPI_FLAVOR:-openmpi}
+limit=${DEATH_LIMIT:-10}
+if [ "${ARMCI_TEST_MODE:-vn2}" != vn2 ]; then
+    echo "SKIP: runs in mode vn2"
+    exit 77
+fi
+[ -n "$ARMCI_VIRTUAL_NODE_SIZE" ] || { ARMCI_VIRTUAL_NODE_SIZE=2; export ARMCI_VIRTUAL_NODE_SIZE; }
+scenarios=${DEATH_SCENARIOS:-comm barrier mutex}
+build=plain
+if grep -q 'ARMCII_GHOSTS 1' "${TESTS_BUILDDIR:-tests}/../src/config.h" 2>/dev/null; then
+    build=ghost
+    scenarios=${DEATH_SCENARIOS:-comm barrier mutex ghost}
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# New names in /dev/shm ($1: listing before, $2: after) that this job left:
+# vader segments with its Open MPI job id ($3, hex), the library's armci.*,
+# and other new files that no live process maps or holds open.
+shm_left() {
+    for f in $(comm -13 "$1" "$2"); do
+        case $f in
+        vader_segment.*."$3".*) echo "$f" ;;
+        vader_segment.*) ;; # another Open MPI job's (other job id)
+        armci.*) echo "$f" ;;
+        *) # new, in use by nobody: this job's, or one's that ended meanwhile
+           grep -qs "/dev/shm/$f" /proc/[0-9]*/maps ||
+               ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "/dev/shm/$f" ||
+               echo "$f(this-job-or-one-that-ended-meanwhile)" ;;
+        esac
+    done | tr '\n' ' '
+}
+
+# Processes still carrying this run's tag, waited for up to 2 s.
+left_procs() {
+    for i in 1 2 3 4; do
+        pids=$(pgrep -f "death $1 $2")
+        [ -z "$pids" ] && return 0
+        sleep 0.5
+    done
+    echo $pids
+}
+
+fail=0
+for s in $scenarios; do
+    tag="tag$$.$s"
+    ls -A /dev/shm | sort >"$tmp/before"
+    timeout -k 5 40 $runner "$np" $MPI_MCA "$dir/death" $s "$tag" >"$tmp/out" 2>&1 </dev/null
+    rc=$?
+    t_end=$(date +%s.%N)
+    left=$(left_procs $s "$tag")
+    [ -n "$left" ] && kill -9 $left 2>/dev/null
+    ls -A /dev/shm | sort >"$tmp/after"
+    kline=$(grep -m1 '^death: killing' "$tmp/out")
+    jobid=$(sed -n 's/^death: .*jobid \([0-9][0-9]*\)$/\1/p' "$tmp/out" | head -1)
+    hex=$([ -n "$jobid" ] && printf '%x' "$jobid")
+    shm=$(shm_left "$tmp/before" "$tmp/after" "${hex:-none}")
+    what="death $s ($flavor, $build build)"
+    if [ -z "$kline" ]; then
+        echo "FAIL $what: the victim was never killed (exit status $rc); output:"
+        grep -v 'Wrote -1\|Read -1' "$tmp/out" | head -12
+        fail=1
+        continue
+    fi
+    vpid=$(echo "$kline" | sed -n 's/.* pid \([0-9]*\) .*/\1/p')
+    vrank=$(echo "$kline" | sed -n 's/.*(launcher rank \(-*[0-9]*\)).*/\1/p')
+    t_kill=$(echo "$kline" | sed -n 's/.* at \([0-9.]*\) (.*/\1/p')
+    dt=$(awk -v a="$t_end" -v b="$t_kill" 'BEGIN { printf "%.2f", a - b }')
+    late=$(awk -v d="$dt" -v l="$limit" 'BEGIN { print (d > l) }')
+    # the library's own: a ghost on a dead user, a user on its dead ghost
+    ghostmsg="user process [0-9]+ \\(pid $vpid\\) ended without MPI_Finalize"
+    ghostmsg="$ghostmsg|ghost \\(launcher rank $vrank, pid $vpid\\) is gone: killed or crashed"
+    case $flavor in
+    mpich) named="BAD TERMINATION OF ONE OF YOUR APPLICATION|$ghostmsg"
+           signal="Killed \\(signal 9\\)|$ghostmsg" ;;
+    *) named="process rank $vrank with PID [0-9]+ on node [^ ]+ exited on signal 9|$ghostmsg"
+       signal=$named ;;
+    esac
+    echo "$what: ended ${dt} s after the kill, exit status $rc," \
+        "processes left: ${left:-none}, /dev/shm left: ${shm:-none}"
+    if [ $rc -eq 0 ] || [ "$late" = 1 ]; then
+        echo "FAIL $what: exit status $rc ${dt} s after the kill (limit $limit s)"
+        fail=1
+    elif ! grep -qE "$named" "$tmp/out" || ! grep -qE "$signal" "$tmp/out"; then
+        echo "FAIL $what: no message names the death of pid $vpid (launcher rank $vrank); output:"
+        grep -v 'Wrote -1\|Read -1' "$tmp/out" | head -16
+        fail=1
+    fi
+    if [ -n "$left" ]; then
+        echo "FAIL $what: processes left behind (killed now): $left"
+        fail=1
+    fi
+    if [ -n "$shm" ]; then
+        echo "FAIL $what: files left in /dev/shm: $shm"
+        fail=1
+    fi
+done
+exit $fail
