@@ -21,7 +21,8 @@ tests_mpi_ghost_userdeath_LDADD = $(TEST_LIBS)
 MPI_SHELL_TESTS += tests/mpi/test_ghost_userdeath.sh
 # ghost build: Fortran callers see the user world (compiled by the script)
 MPI_SHELL_TESTS += tests/mpi/test_ghost_fortran.sh
-EXTRA_DIST += tests/mpi/ghost_fortran.f90
+EXTRA_DIST += tests/mpi/ghost_fortran.f90 tests/mpi/ghost_fortran_coll.f90 \
+	tests/mpi/ghost_fortran_more.f90
 # ghost build: an idle ghost naps (its CPU time while users sleep)
 if GHOST_PROGRESS
 MPI_TESTS += tests/mpi/test_ghost_idle

@@ -1,18 +1,23 @@
 ! Ghost build, Fortran side (tests/mpi/test_ghost_fortran.sh): MPI_Init
-! from Fortran creates the ghosts, and every family of the Fortran wrapper
-! list (src/ghost/ghost_fortran.def, version 2) called on MPI_COMM_WORLD
+! from Fortran creates the ghosts, and every wrapper of the Fortran list
+! (src/ghost/ghost_fortran.def, version 2: all 119) called on MPI_COMM_WORLD
 ! sees the users only, mixed with C callers (ARMCI_Barrier runs
-! MPI_Barrier on the user world from C): communicators and attributes,
-! point-to-point (nonblocking, persistent, matched probes), blocking and
-! nonblocking collectives, topologies and neighborhood collectives,
-! packing, windows and MPI-IO.  Arguments: the expected number of users,
+! MPI_Barrier on the user world from C).  Here: communicators and
+! attributes, point-to-point (nonblocking, persistent, matched probes),
+! some nonblocking collectives, topologies, packing, windows and MPI-IO;
+! in the modules (ghost_fortran_coll.f90, ghost_fortran_more.f90): every
+! collective in both forms, the neighbourhood collectives, every send mode
+! and probe, intercommunicators, info, error handlers, graph topologies,
+! allocated and dynamic windows.  Arguments: the expected number of users,
 ! the job size (users + ghosts: MPICH's Fortran PMPI_Comm_size calls the C
 ! MPI_Comm_size, which the ghost layer wraps, so the program cannot ask).
-! Exits non-zero with a message on any wrong answer.
+! Exits non-zero with a message naming the check on any wrong answer.
 program ghost_fortran
   use, intrinsic :: iso_c_binding
+  use ghost_fortran_base
+  use ghost_fortran_coll
+  use ghost_fortran_more
   implicit none
-  include 'mpif.h'
   interface
     integer(c_int) function armci_init() bind(C, name="ARMCI_Init")
       import :: c_int
@@ -23,7 +28,7 @@ program ghost_fortran
       import :: c_int
     end function
   end interface
-  integer :: ierr, want, s, r, fh, me, np, job
+  integer :: ierr, want, s, r, fh, job
   integer :: status(MPI_STATUS_SIZE)
   character(len=32) :: arg
   character(len=64) :: fname
@@ -54,6 +59,13 @@ program ghost_fortran
   call check_icolls()
   call check_topo()
   call check_win()
+  call check_colls()
+  call check_send_modes()
+  call check_probes()
+  call check_comm_more()
+  call check_inter()
+  call check_graphs()
+  call check_wins()
   call get_environment_variable('GHOST_FORTRAN_FILE', fname)
   call MPI_File_open(MPI_COMM_WORLD, trim(fname), MPI_MODE_CREATE + MPI_MODE_WRONLY, &
                      MPI_INFO_NULL, fh, ierr)
@@ -64,21 +76,6 @@ program ghost_fortran
   call MPI_Finalize(ierr)
   if (me == 0) print '(a,i0,a)', 'PASS ghost_fortran (', np, ' users)'
 contains
-  subroutine fail(what, got)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: got
-    integer :: e
-    print '(a,i0,a,a,a,i0)', '[', me, '] FAIL ghost_fortran: ', what, ': got ', got
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine
-
-  subroutine check(ok, what, got)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: got
-    if (.not. ok) call fail(what, got)
-  end subroutine
-
   ! dup, idup, split, create, names, attributes, Comm_free(world) guard
   subroutine check_comms()
     integer :: c, g, n, res, req, key, ierr, nlen
