@@ -22,7 +22,8 @@
  * only takes a core.
  * Each phase is a number of steps; comp and bsp steps end with
  * ARMCI_Barrier, a comm step with ARMCI_AllFence + armci_msg_barrier
- * (GA_Sync's path).
+ * (GA_Sync's path); with MP_STEP_SYNC=0 only the phase ends with a
+ * barrier (NWChem's coupled-cluster contractions are such phases).
  *
  * Computation is nanosleep by default (MP_COMPUTE=sleep): a process that
  * sleeps makes no progress, exactly as one that computes, but leaves the
@@ -41,7 +42,9 @@
  *      MP_STEPS (steps per phase, 12), MP_TASKS (tasks per comp step, 4),
  *      MP_TASK_MS (ms per task, mean; 6), MP_COMM_OPS (accumulates per
  *      user per comm step, 200), MP_MODES (default off,on,user,auto),
- *      MP_COMPUTE (sleep or spin).  MP_MODES=auto with ARMCI_GHOST_ASYNC=AUTO
+ *      MP_COMPUTE (sleep or spin), MP_STEP_SYNC (1: every step ends with
+ *      a barrier; 0: only phases do, so the automatic mode must decide
+ *      inside a phase).  MP_MODES=auto with ARMCI_GHOST_ASYNC=AUTO
  *      runs the automatic mode from the environment alone (no ARMCIX call).
  * Run it in the ghost build with virtual nodes and software RMA, e.g.
  *   ARMCI_VIRTUAL_NODE_SIZE=2 mpiexec -n 6 --mca osc pt2pt ./bench_multiphase
@@ -70,6 +73,7 @@ enum { CNT_OFF = 0, COMP_OFF = 64, COMM_OFF = COMP_OFF + BLK * BLK * 8 };
 
 static struct {
     int me, nu, nph, steps, tasks, ops, spin, reps;
+    int step_sync; /* MP_STEP_SYNC: steps end with a barrier (0: only phases do) */
     int ph[MAXPH];
     double task_ms;
     int modes[NMODES], nmodes;
@@ -128,7 +132,8 @@ static void comp_step(int step, double *blk)
     }
     if (!lead)
         compute(B.task_ms / 2);
-    ARMCI_Barrier();
+    if (B.step_sync)
+        ARMCI_Barrier();
 }
 
 static void bsp_step(int step, double *blk)
@@ -145,7 +150,8 @@ static void bsp_step(int step, double *blk)
             blk[i] = 1.0;
         ARMCI_AccS(ARMCI_ACC_DBL, &one, blk, ld, (char *)B.ptr[up] + COMP_OFF, ld, cnt, 1, up);
     }
-    ARMCI_Barrier();
+    if (B.step_sync)
+        ARMCI_Barrier();
 }
 
 static void comm_step(int step)
@@ -163,8 +169,10 @@ static void comm_step(int step)
         if (i % 4 == 3)
             ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &ticket, (char *)B.ptr[t] + CNT_OFF, 1, t);
     }
-    ARMCI_AllFence();
-    armci_msg_barrier();
+    if (B.step_sync) {
+        ARMCI_AllFence();
+        armci_msg_barrier();
+    }
 }
 
 /* Before phase p: a user-guided run says what the phase wants; the other
@@ -238,6 +246,8 @@ static void run(int mode, double *t, int state[][MAXSTEPS], double *blk)
             else
                 comm_step(s);
         }
+        if (!B.step_sync) /* the phase ends complete everywhere */
+            ARMCI_Barrier();
         t[p] = MPI_Wtime() - t0;
         MPI_Bcast(&t[p], 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     }
@@ -270,6 +280,7 @@ static void parse(int argc, char **argv)
     B.steps = env_int("MP_STEPS", 12);
     B.tasks = env_int("MP_TASKS", 4);
     B.ops = env_int("MP_COMM_OPS", 200);
+    B.step_sync = env_int("MP_STEP_SYNC", 1);
     const char *v = getenv("MP_TASK_MS");
     B.task_ms = v && *v ? atof(v) : 6;
     v = getenv("MP_COMPUTE");

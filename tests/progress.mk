@@ -33,3 +33,8 @@ tests_mpi_test_ghost_idle_LDADD = $(TEST_LIBS)
 # setting through an internal function, so it links the library's objects
 MPI_TESTS += tests/mpi/test_adapt_switch
 tests_mpi_test_adapt_switch_LDADD = libarmci_core.la
+# switching inside a phase, without barriers (the ghosts' rounds under
+# ARMCI_GHOST_ASYNC=AUTO, which the test sets), under load and a pool's
+# creation; links the library's objects for the current setting
+MPI_TESTS += tests/mpi/test_adapt_inphase
+tests_mpi_test_adapt_inphase_LDADD = libarmci_core.la

@@ -59,6 +59,7 @@ void ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_ou
     if (!group_out)
         armcii_error(call, "output group is NULL");
     check_pids(call, grp_size, pid_list, group_parent->size);
+    armcii_progress_park();
     armcii_group_create_child(call, grp_size, pid_list, group_out, group_parent);
 }
 
@@ -73,6 +74,7 @@ void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out)
     if (!group_out)
         armcii_error(call, "output group is NULL");
     check_pids(call, grp_size, pid_list, parent.size);
+    armcii_progress_park();
     armcii_group_create_child(call, grp_size, pid_list, group_out, &parent);
 }
 
@@ -85,6 +87,7 @@ void ARMCI_Group_free(ARMCI_Group *group)
     if (!group)
         armcii_error(call, "group is NULL");
     check_fields(call, group);
+    armcii_progress_park();
     armcii_group_free(call, group);
 }
 

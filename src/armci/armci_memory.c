@@ -44,6 +44,7 @@ static int malloc_comm(const char *call, void **ptrs, armci_size_t bytes, MPI_Co
     check_size(call, bytes);
     if (!ptrs)
         armcii_error(call, "pointer array is NULL");
+    armcii_progress_park();
     armcii_gmr_create(call, comm, (size_t)bytes, ptrs);
     return 0;
 }
@@ -58,6 +59,13 @@ static MPI_Comm world_comm(const char *call)
 {
     armcii_check_init(call);
     return armcii_state.world;
+}
+
+/* Collective over comm: free the region at ptr. */
+static void free_comm(const char *call, MPI_Comm comm, void *ptr)
+{
+    armcii_progress_park();
+    armcii_gmr_destroy(call, comm, ptr);
 }
 
 int PARMCI_Malloc(void **base_ptrs, armci_size_t size)
@@ -97,7 +105,7 @@ int PARMCI_Free(void *ptr)
 {
     static const char call[] = "ARMCI_Free";
     armcii_set_call(call);
-    armcii_gmr_destroy(call, world_comm(call), ptr);
+    free_comm(call, world_comm(call), ptr);
     return 0;
 }
 ARMCII_WEAK(Free)
@@ -106,7 +114,7 @@ int PARMCI_Free_memdev(void *ptr)
 {
     static const char call[] = "ARMCI_Free_memdev";
     armcii_set_call(call);
-    armcii_gmr_destroy(call, world_comm(call), ptr);
+    free_comm(call, world_comm(call), ptr);
     return 0;
 }
 ARMCII_WEAK(Free_memdev)
@@ -115,7 +123,7 @@ int ARMCI_Free_group(void *ptr, ARMCI_Group *group)
 {
     static const char call[] = "ARMCI_Free_group";
     armcii_set_call(call);
-    armcii_gmr_destroy(call, group_comm(call, group), ptr);
+    free_comm(call, group_comm(call, group), ptr);
     return 0;
 }
 

@@ -47,6 +47,7 @@ static MPI_Comm world_of(const char *call)
 {
     armcii_set_call(call);
     armcii_check_init(call);
+    armcii_progress_park(); /* every armci_msg_* call may wait for others */
     return armcii_state.world;
 }
 
@@ -55,7 +56,9 @@ static MPI_Comm group_of(const char *call, const ARMCI_Group *group)
 {
     armcii_set_call(call);
     armcii_check_init(call);
-    return armcii_api_group_comm(call, group);
+    MPI_Comm c = armcii_api_group_comm(call, group);
+    armcii_progress_park();
+    return c;
 }
 
 static void check_len(const char *call, const void *buf, int len)

@@ -20,6 +20,7 @@ int PARMCI_Create_mutexes(int count)
     static const char call[] = "ARMCI_Create_mutexes";
     armcii_set_call(call);
     armcii_check_init(call);
+    armcii_progress_park();
     armcii_mutex_world_create(call, count);
     return 0;
 }
@@ -31,6 +32,7 @@ int PARMCI_Destroy_mutexes(void)
     static const char call[] = "ARMCI_Destroy_mutexes";
     armcii_set_call(call);
     armcii_check_init(call);
+    armcii_progress_park();
     armcii_mutex_world_destroy(call);
     return 0;
 }

@@ -15,7 +15,8 @@
  * ghost business and its duplicate of the user world for everything else.
  * This header is what src/gmr and src/info may use; ghost_impl.h is the
  * module's inside (the state, the pools' bookkeeping, the command protocol).
- * May call: src/common.
+ * May call: src/common; src/progress for the ghosts' side of automatic
+ * decisions inside phases (armcii_round_*: the ghost loop steps them).
  */
 #ifndef ARMCI_GHOST_H
 #define ARMCI_GHOST_H

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "ghost_impl.h"
+#include "../progress/progress.h"
 
 #define GH armcii_ghost_state
 
@@ -78,8 +79,15 @@ static void bind_users(const int *chunk, int users, int g, int gi)
     armcii_ghost_death_setup();
 }
 
+/* Where a process sits on its real node, for the rounds' node block
+ * (progress_round.c): its ghost's node rank (user) or its users' (ghost). */
+typedef struct {
+    MPI_Comm node;
+    int ghost_line, nbound, *bound;
+} node_view_t;
+
 /* Place ghosts; sets GH.is_ghost, my_ghost/bound_users; returns chunk size. */
-static int place(int g, int vn, int *chunk_users)
+static int place(int g, int vn, int *chunk_users, node_view_t *nv)
 {
     MPI_Comm node;
     int me, nrank, nsize;
@@ -101,17 +109,25 @@ static int place(int g, int vn, int *chunk_users)
     ARMCII_MPI(PMPI_Allgather(&me, 1, MPI_INT, prank, 1, MPI_INT, node));
     int base = nrank - nrank % chunk, pos = nrank % chunk, users = chunk - g;
     GH.is_ghost = pos >= users;
+    nv->node = node;
+    nv->ghost_line = -1;
+    nv->nbound = 0;
+    nv->bound = malloc((size_t)users * sizeof(int));
+    if (!nv->bound)
+        armcii_error(LAYOUT, "out of memory (%d users)", users);
     if (GH.is_ghost) {
         int gi = pos - users;
         GH.bound_users = 0;
         for (int p = 0; p < users; p++)
-            GH.bound_users += p % g == gi;
+            if (p % g == gi)
+                nv->bound[nv->nbound++] = base + p;
+        GH.bound_users = nv->nbound;
     } else {
         GH.my_ghost = prank[base + users + pos % g];
+        nv->ghost_line = base + users + pos % g;
     }
     bind_users(prank + base, users, g, pos - users);
     free(prank);
-    ARMCII_MPI(PMPI_Comm_free(&node));
     *chunk_users = users;
     return chunk;
 }
@@ -138,10 +154,15 @@ void armcii_ghost_setup(void)
         armcii_error(LAYOUT, "cannot duplicate MPI_COMM_WORLD");
     ARMCII_MPI(PMPI_Comm_dup(GH.pworld, &GH.cmd_comm));
     int me, users;
+    node_view_t nv;
     ARMCII_MPI(PMPI_Comm_rank(GH.pworld, &me));
-    place(cfg.ghosts_per_node, cfg.virtual_node_size, &users);
+    place(cfg.ghosts_per_node, cfg.virtual_node_size, &users, &nv);
     GH.users_per_chunk = users;
     ARMCII_MPI(PMPI_Comm_split(GH.pworld, GH.is_ghost, me, &GH.user_world));
+    /* on ghosts the split's other half is the ghosts' communicator */
+    armcii_round_setup(nv.node, nv.ghost_line, nv.bound, nv.nbound, GH.user_world, &cfg);
+    free(nv.bound);
+    ARMCII_MPI(PMPI_Comm_free(&nv.node));
     /* it inherited pworld's handler; the application's world keeps MPI's default */
     ARMCII_MPI(PMPI_Comm_set_errhandler(GH.user_world, MPI_ERRORS_ARE_FATAL));
     ARMCII_MPI(PMPI_Comm_set_name(GH.user_world, "MPI_COMM_WORLD")); /* what the application asks for */
@@ -172,8 +193,10 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
 {
     if (c->op == ARMCII_GHOST_FIN) {
         for (int k = 0; k < GH.bound_users; k++)
-            if (GH.bound_rank[k] == src)
+            if (GH.bound_rank[k] == src) {
                 GH.bound_pid[k] = 0; /* finished: it may exit now */
+                armcii_round_user_finished(k);
+            }
         return 1;
     }
     if (c->op == ARMCII_GHOST_BUSY) {
@@ -219,7 +242,7 @@ __attribute__((noreturn)) static void serve(long nap_us)
     armcii_ghost_cmd_t c;
     MPI_Request req;
     MPI_Status st;
-    int fin = 0;
+    int fin = 0, held = 0, rounds_over = 0;
     double next_check = 0;
     /* While no bound user has a region redirected here nothing can arrive
      * but commands: nap, doubling from IDLE_NAP_MIN_US up to IDLE_NAP_MAX_US
@@ -228,10 +251,22 @@ __attribute__((noreturn)) static void serve(long nap_us)
     long idle_us = IDLE_NAP_MIN_US;
     ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                           GH.cmd_comm, &req));
-    while (fin < GH.bound_users) {
-        int flag = 0;
-        ARMCII_MPI(PMPI_Test(&req, &flag, &st));
-        if (!flag) {
+    while (fin < GH.bound_users || !rounds_over) {
+        int flag = held;
+        rounds_over = armcii_round_ghost_step(fin == GH.bound_users);
+        if (fin < GH.bound_users && !held)
+            ARMCII_MPI(PMPI_Test(&req, &flag, &st));
+        /* a pool's creation waits for users, who may be waiting for an open
+         * proposal's outcome: it waits for the outcome instead */
+        held = flag && c.op == ARMCII_GHOST_GROW && armcii_round_ghost_busy();
+        if (!flag || held) {
+            if (held || armcii_round_ghost_busy())
+                continue; /* a proposal open: users may be waiting, no nap */
+            if (fin == GH.bound_users) { /* the other ghosts' rounds to finish */
+                struct timespec tick = {0, 100000};
+                nanosleep(&tick, NULL);
+                continue;
+            }
             if (PMPI_Wtime() >= next_check) { /* ~10 checks a second */
                 check_users();
                 next_check = PMPI_Wtime() + 0.1;
@@ -251,6 +286,7 @@ __attribute__((noreturn)) static void serve(long nap_us)
             ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                                   GH.cmd_comm, &req));
     }
+    armcii_round_free();
     armcii_ghost_pool_destroy();
     free_comms();
     PMPI_Finalize();
@@ -267,6 +303,7 @@ void armcii_ghost_teardown(void)
         return;
     armcii_ghost_cmd_t c = {.op = ARMCII_GHOST_FIN};
     ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, GH.my_ghost, ARMCII_GHOST_TAG_CMD, GH.cmd_comm));
+    armcii_round_free();
     armcii_ghost_pool_destroy();
     free_comms();
     GH.ghosts_on = 0;

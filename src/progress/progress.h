@@ -12,9 +12,11 @@
  * Invariants: per-call timing costs one predictable branch per API call
  * when neither ARMCI_PROFILE nor the automatic mode is on; the automatic
  * mode reads the clock only in calls that reach the MPI path or
- * synchronize; a switch of redirection happens only inside a collective
- * over the world that every process entered with its writes remotely
- * complete; the progress thread only polls MPI (it never touches library
+ * synchronize; a switch of redirection happens only where every process
+ * has its writes remotely complete and issues nothing until it switched:
+ * inside a collective over the world that every process entered so
+ * (progress_adapt.c), or once every user acknowledged the ghosts'
+ * proposal (progress_round.c); the progress thread only polls MPI (it never touches library
  * state), so it needs nothing but MPI_THREAD_MULTIPLE.
  * Ownership of the automatic mode: this module alone decides the
  * redirection setting; src/gmr fills a per-call record in translation
@@ -23,6 +25,8 @@
  * per-call enter/leave below and armcii_progress_sync at its barriers.
  * This header is what other modules may use (the state is here only for
  * the inline per-call branch); progress_impl.h is the module's inside.
+ * The ghost loop (src/ghost) runs the ghosts' side of the rounds through
+ * the armcii_round_* functions below.
  * May call: src/gmr (call records, counters, the switch), src/common.
  */
 #ifndef ARMCI_PROGRESS_H
@@ -54,6 +58,37 @@ typedef struct {
     long dense_at[2], dense_n, dense_run;
 } armcii_adapt_hist_t;
 
+/* The thresholds of the decision (percentages; ARMCI_ADAPT_* settings). */
+typedef struct {
+    int wait_on, cr_low, cr_high, congestion, reprobe;
+} armcii_adapt_rule_t;
+
+/* Decisions inside phases (progress_round.c): a user's view and a ghost's
+ * round.  Users and the ghosts of a node share one line each of a block. */
+typedef struct {
+    int on;                 /* configured (ghost build, AUTO, ARMCI_ADAPT_INPHASE) */
+    int live;               /* user: between ARMCI_Init and ARMCI_Finalize */
+    void *lines;            /* the node block */
+    size_t bytes;           /* its size */
+    int me, ghost;          /* my line; user: my ghost's line (-1 on ghosts) */
+    long epoch;             /* user: last epoch settled; ghost: last proposed */
+    double interval, ack_wait; /* seconds: between rounds; a proposal's wait */
+    int verbose;
+    armcii_adapt_rule_t rule;
+    /* ghost */
+    int *bound, nbound;     /* my users' lines */
+    double *prev;           /* per user: last sampled comm, wait, cong, gcalls */
+    unsigned char *fin;     /* per user: finalized */
+    MPI_Comm gcomm;         /* the ghosts */
+    int grank, stage, want, was;
+    int late_line, late_flag; /* a user not acknowledged yet, its state (logs) */
+    MPI_Request req;
+    long long v[16], s[16];
+    double last, deadline;
+    armcii_adapt_hist_t hist;
+    long decisions, switches;
+} armcii_round_t;
+
 /* ---- module state: the one global of src/progress (per-thread call
  * nesting is file-local, progress_profile.c) ---- */
 typedef struct {
@@ -80,6 +115,8 @@ typedef struct {
      * src/gmr's (armcii_gmr_redirecting) */
     int adapt;                 /* deciding at synchronization points now */
     armcii_adapt_ivl_t ivl;
+    armcii_adapt_ivl_t tot;    /* the intervals before ivl, summed (decisions inside phases) */
+    armcii_round_t round;
     long decisions, switches;
     armcii_adapt_hist_t hist;
 } armcii_progress_state_t;
@@ -132,4 +169,28 @@ void armcii_adapt_phase(int mode);
  * (no ghosts, or an MPI whose windows cannot carry them): tests and
  * bench_multiphase. */
 int armcii_adapt_redirecting(void);
+
+/* ---- decisions inside phases (progress_round.c) ---- */
+/* Before a call that may wait for other processes (collective allocation,
+ * groups, mutex sets, armci_msg_*), after its arguments are checked: in
+ * automatic mode inside phases, complete this process's writes and let its
+ * ghost acknowledge switches for it while it waits (else a switch waits
+ * ARMCI_ADAPT_ACK_MS for it and is dropped).  The call must issue no
+ * operation on a region after this; the next library call settles. */
+void armcii_progress_park(void);
+/* Ghost build, in armcii_ghost_setup, collective over the real node (users
+ * and ghosts): the node block.  ghost_line: a user's ghost's rank in node,
+ * -1 on a ghost; a ghost gives its bound users' node ranks and the ghosts'
+ * communicator.  Does nothing unless AUTO and ARMCI_ADAPT_INPHASE. */
+void armcii_round_setup(MPI_Comm node, int ghost_line, const int *bound, int nbound,
+                        MPI_Comm ghosts, const armcii_config_t *cfg);
+/* Collective over the node again, at MPI_Finalize (ghosts: after the last round). */
+void armcii_round_free(void);
+/* Ghost loop: one step of the rounds; 1 once every ghost's users finished
+ * (or no rounds run), so the ghost may leave. */
+int armcii_round_ghost_step(int users_done);
+/* Ghost: a proposal is open (defer collectives with users until it closes). */
+int armcii_round_ghost_busy(void);
+/* Ghost: bound user k sent FIN. */
+void armcii_round_user_finished(int k);
 #endif /* ARMCI_PROGRESS_H */

@@ -48,12 +48,13 @@
  * interval that straddles two phases usually keeps the setting, and the
  * next one decides.
  *
- * Where: at ARMCI_Barrier, at armci_msg_barrier over the world (GA_Sync is
+ * Where (ARMCI_ADAPT_INPHASE=0, or ARMCIX_Async_phase(-1) without
+ * ARMCI_GHOST_ASYNC=AUTO; otherwise the ghosts decide, progress_round.c):
+ * at ARMCI_Barrier, at armci_msg_barrier over the world (GA_Sync is
  * ARMCI_AllFence + armci_msg_barrier in GA 5.8.2's pnga_sync) and at
  * ARMCIX_Async_phase(-1), never sooner than ARMCI_ADAPT_INTERVAL ms after
  * the last decision (the paper's PREDICT_INT; its GSYNC_INT, the ghosts'
- * own periodic exchange for put/get, has no counterpart: every decision
- * rides on a collective the application makes).  One allreduce of a few
+ * own periodic exchange, is progress_round.c).  One allreduce of a few
  * integers replaces the barrier; no process leaves it before all entered,
  * and each entered with its writes remotely complete (Barrier fences all;
  * msg_barrier checks, and any process with unfenced writes vetoes the
@@ -72,6 +73,10 @@
 
 static void start_interval(void)
 {
+    PG.tot.comm += PG.ivl.comm;
+    PG.tot.wait += PG.ivl.wait;
+    PG.tot.cong += PG.ivl.cong;
+    PG.tot.gcalls += PG.ivl.gcalls;
     PG.ivl = (armcii_adapt_ivl_t){.t0 = MPI_Wtime()};
 }
 
@@ -90,7 +95,8 @@ static void set_adapt(int on)
      * call; the clock is read by synchronizing calls only once gmr's timing
      * is off): it is switched from inside a call (ARMCIX_Async_phase), and
      * turning it off there would leave that call's nesting count behind. */
-    PG.timing = PG.timing || PG.profile || PG.adapt;
+    PG.timing = PG.timing || PG.profile || PG.adapt || armcii_round_live();
+    armcii_round_set_manual(!PG.adapt);
     armcii_gmr_set_measure((PG.profile ? ARMCII_MEASURE_COUNT : 0u) |
                            (PG.adapt ? ARMCII_MEASURE_TIME : 0u));
 }
@@ -107,6 +113,8 @@ void armcii_adapt_init(void)
     PG.decisions = PG.switches = 0;
     PG.hist = (armcii_adapt_hist_t){.dense_at = {-1, -1}};
     PG.profile = c->profile;
+    PG.tot = (armcii_adapt_ivl_t){0};
+    armcii_round_start(1);
     set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO);
     start_interval();
     if (PG.adapt && armcii_state.rank == 0)
@@ -245,6 +253,12 @@ static void sync_point(int quiet)
 
 int armcii_progress_sync(armcii_sync_kind_t kind)
 {
+    if (armcii_round_live()) { /* ghosts decide; the barrier only parks */
+        if (kind == ARMCII_SYNC_BARRIER)
+            armcii_gmr_fence_all();
+        armcii_round_barrier(kind == ARMCII_SYNC_BARRIER);
+        return 1;
+    }
     if (!PG.adapt)
         return 0;
     if (kind == ARMCII_SYNC_BARRIER)
@@ -260,11 +274,14 @@ void armcii_adapt_phase(int mode)
     if (mode >= 0) { /* the user decides until the next -1 */
         set_adapt(0);
         armcii_gmr_phase(mode);
+        armcii_round_set_manual(1); /* its setting, for the ghosts */
         start_interval();
         return;
     }
-    if (armcii_progress_sync(ARMCII_SYNC_BARRIER)) /* already automatic */
+    if (PG.adapt) { /* already automatic */
+        armcii_progress_sync(ARMCII_SYNC_BARRIER);
         return;
+    }
     /* The library takes over, starting on as ARMCI_GHOST_ASYNC=AUTO does
      * (a computation phase gains from the start; a communication-dense
      * one is switched off at its first decision). */

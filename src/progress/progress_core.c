@@ -18,5 +18,6 @@ void armcii_progress_init(void)
 void armcii_progress_finalize(void)
 {
     armcii_progress_thread_stop();
+    armcii_round_finish();
     armcii_profile_report();
 }

@@ -23,10 +23,6 @@ void armcii_adapt_init(void);
 enum { ARMCII_ADAPT_T, ARMCII_ADAPT_COMM, ARMCII_ADAPT_WAIT, ARMCII_ADAPT_CONG,
        ARMCII_ADAPT_GCALLS, ARMCII_ADAPT_BUSY, ARMCII_ADAPT_NSUM };
 
-/* The thresholds of the decision (percentages; ARMCI_ADAPT_* settings). */
-typedef struct {
-    int wait_on, cr_low, cr_high, congestion, reprobe;
-} armcii_adapt_rule_t;
 /* The rule the configuration sets. */
 armcii_adapt_rule_t armcii_adapt_rule(const armcii_config_t *c);
 
@@ -36,5 +32,15 @@ armcii_adapt_rule_t armcii_adapt_rule(const armcii_config_t *c);
  * globals): unit-tested (tests/unit/test_adapt_decide). */
 int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_adapt_hist_t *in,
                         const long long *s, armcii_adapt_hist_t *out, char *why, size_t len);
+
+/* Decisions inside phases, the user side (progress_round.c): the hooks run
+ * only while armcii_round_live(). */
+int armcii_round_live(void);
+void armcii_round_start(int manual);  /* ARMCI_Init */
+void armcii_round_set_manual(int manual);
+void armcii_round_enter(void);        /* outermost library entry */
+void armcii_round_leave(void);        /* outermost library exit */
+void armcii_round_barrier(int fenced);/* a world barrier, parked */
+void armcii_round_finish(void);       /* ARMCI_Finalize */
 
 #endif /* ARMCI_PROGRESS_IMPL_H */

@@ -46,7 +46,7 @@ static __thread struct { int depth; double t_enter; } prof_thread
 void armcii_profile_start(void)
 {
     PG.profile = armcii_state.cfg.profile;
-    PG.timing = PG.profile || PG.adapt;
+    PG.timing = PG.profile || PG.adapt || armcii_round_live();
     prof_thread.depth = 0;
     PG.t_comm = 0;
     PG.calls = 0;
@@ -66,6 +66,8 @@ void armcii_profile_start(void)
 void armcii_profile_enter_slow(void)
 {
     if (prof_thread.depth++ == 0) {
+        if (armcii_round_live())
+            armcii_round_enter(); /* may wait for a switch to settle: not timed */
         armcii_gmr_call_begin();
         prof_thread.t_enter = PG.profile ? MPI_Wtime() : 0;
     }
@@ -103,14 +105,23 @@ static void account(const armcii_gmr_callop_t *op, double dt)
     }
 }
 
+static void account_call(const armcii_gmr_callop_t *op, double t0);
+
 void armcii_profile_leave_slow(void)
 {
     if (prof_thread.depth <= 0 || --prof_thread.depth > 0)
         return;
     armcii_gmr_callop_t op = armcii_gmr_call_end();
     double t0 = PG.profile ? prof_thread.t_enter : op.t0;
-    if (t0 <= 0) /* automatic mode: the call never left node-local load/store */
-        return;
+    if (t0 > 0) /* else automatic mode: the call never left node-local load/store */
+        account_call(&op, t0);
+    if (armcii_round_live())
+        armcii_round_leave();
+}
+
+static void account_call(const armcii_gmr_callop_t *opp, double t0)
+{
+    armcii_gmr_callop_t op = *opp;
     double now = MPI_Wtime(), dt = now - t0;
     armcii_lock(&PG.lock);
     PG.t_comm += dt;

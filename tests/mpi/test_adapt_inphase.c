@@ -1,0 +1,223 @@
+/* Switching ghost redirection inside a phase, without any barrier
+ * (ARMCI_GHOST_ASYNC=AUTO, ARMCI_ADAPT_INPHASE=1: the ghosts' rounds,
+ * src/progress/progress_round.c).  The thresholds are set so that every
+ * round (every 2 ms) proposes to flip the setting, while every user runs a
+ * random mix, with no synchronization at all until the end:
+ *  - contiguous, strided and nonblocking accumulates to shared words of
+ *    every target and to this origin's private word there, each private
+ *    accumulate followed by a get of that word (per-origin ordering across
+ *    a switch: the get, on whatever path, sees every earlier accumulate);
+ *  - fetch-and-adds on every target's counter;
+ *  - "computation" outside the library, after a fence (quiet: the ghost
+ *    acknowledges for the user) or with writes in flight (the user must
+ *    come back and acknowledge itself);
+ *  - at fixed iterations, the same for every user, a collective
+ *    ARMCI_Malloc large enough to need a new ghost pool (the ghosts defer
+ *    joining its creation while a proposal is open) and its ARMCI_Free.
+ * Checked exactly at the end: every accumulated sum, every private word,
+ * every counter value handed out once (0..M-1); and with ghosts on virtual
+ * nodes, that the setting changed both ways during the loop, which has no
+ * barrier: the ghosts decided inside the phase.
+ * ADAPT_SEED varies the schedule; ADAPT_DEBUG=1 prints the switch counts. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <armci.h>
+#include <mpi.h>
+#include "../testutil.h"
+#include "../../src/progress/progress.h"
+
+#define NS 8      /* shared accumulate words per target */
+#define MAXF 8192 /* fetch-and-adds per origin and target at most */
+
+static int me, np;
+static void **ptr;
+static long *added; /* [t * (NS + np) + w]: what I added at word w of target t */
+static long *fetched;
+static int *nfetched;
+static unsigned seed;
+
+static long *word(int t, int w) { return (long *)ptr[t] + w; }
+static unsigned rnd(void) { return seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffff; }
+
+static void acc_shared(int t)
+{
+    long one = 1, v[4];
+    int w = (int)(rnd() % (NS - 4)), n = 1 + (int)(rnd() % 4), kind = (int)(rnd() % 3);
+    long inc = 1 + (long)(rnd() % 7);
+    for (int i = 0; i < 4; i++)
+        v[i] = inc;
+    if (kind == 0) {
+        n = 1;
+        ARMCI_Acc(ARMCI_ACC_LNG, &one, v, word(t, w), sizeof(long), t);
+    } else if (kind == 1) {
+        int st[1] = {sizeof(long)}, cnt[2] = {sizeof(long), n};
+        ARMCI_AccS(ARMCI_ACC_LNG, &one, v, st, word(t, w), st, cnt, 1, t);
+    } else {
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_NbAcc(ARMCI_ACC_LNG, &one, v, word(t, w), n * (int)sizeof(long), t, &h);
+        ARMCI_Wait(&h);
+    }
+    for (int i = 0; i < n; i++)
+        added[t * (NS + np) + w + i] += inc;
+}
+
+static void acc_private(int t, int it)
+{
+    long one = 1, inc = 1 + (long)(rnd() % 5), got = -1;
+    ARMCI_Acc(ARMCI_ACC_LNG, &one, &inc, word(t, NS + me), sizeof(long), t);
+    added[t * (NS + np) + NS + me] += inc;
+    ARMCI_Get(word(t, NS + me), &got, sizeof got, t);
+    CHECK(got == added[t * (NS + np) + NS + me], "iteration %d: my word at %d reads %ld right "
+          "after my accumulate, I added %ld", it, t, got, added[t * (NS + np) + NS + me]);
+}
+
+static void fadd(int t)
+{
+    long got = -1;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &got, word(t, NS + np), 1, t);
+    if (nfetched[t] < MAXF)
+        fetched[t * MAXF + nfetched[t]++] = got;
+}
+
+static void compute(void)
+{
+    if (rnd() % 2)
+        ARMCI_AllFence(); /* quiet outside: the ghost acknowledges for me */
+    struct timespec ts = {0, (long)(200 + rnd() % 1800) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* A collective allocation in the middle of the traffic (a new pool). */
+static void malloc_midway(void)
+{
+    void **p = malloc((size_t)np * sizeof(void *));
+    CHECK(ARMCI_Malloc(p, 1 << 20) == 0, "ARMCI_Malloc of 1 MiB failed");
+    long v = me + 1, got = 0;
+    int t = (me + 1) % np;
+    ARMCI_Put(&v, p[me], sizeof v, me);
+    ARMCI_Fence(me);
+    ARMCI_Barrier(); /* the one barrier: each user's own word is written */
+    ARMCI_Get(p[t], &got, sizeof got, t);
+    CHECK(got == t + 1, "new region at %d reads %ld, expected %d", t, got, t + 1);
+    ARMCI_Barrier();
+    ARMCI_Free(p[me]);
+    free(p);
+}
+
+static void check_counters(void)
+{
+    for (int t = 0; t < np; t++) {
+        int mine = nfetched[t], m = 0, *cnt = malloc((size_t)np * sizeof(int));
+        int *disp = malloc((size_t)np * sizeof(int));
+        MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, t, MPI_COMM_WORLD);
+        if (t == me)
+            for (int p = 0; p < np; p++)
+                disp[p] = m, m += cnt[p];
+        long *all = malloc((size_t)(m ? m : 1) * sizeof(long));
+        MPI_Gatherv(fetched + (size_t)t * MAXF, mine, MPI_LONG, all, cnt, disp, MPI_LONG, t,
+                    MPI_COMM_WORLD);
+        if (t == me) {
+            char *seen = calloc((size_t)(m ? m : 1), 1);
+            for (int i = 0; i < m; i++) {
+                int ok = all[i] >= 0 && all[i] < m && !seen[all[i]];
+                CHECK(ok, "counter handed out %ld (of %d, or twice)", all[i], m);
+                if (ok)
+                    seen[all[i]] = 1;
+            }
+            CHECK(*word(me, NS + np) == m, "counter ends at %ld after %d fetch-and-adds",
+                  *word(me, NS + np), m);
+            free(seen);
+        }
+        free(all);
+        free(cnt);
+        free(disp);
+    }
+}
+
+static void check_final(void)
+{
+    long *want = malloc((size_t)np * (NS + np) * sizeof(long));
+    MPI_Allreduce(added, want, np * (NS + np), MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (int w = 0; w < NS + np; w++)
+        CHECK(*word(me, w) == want[me * (NS + np) + w], "word %d = %ld, expected %ld", w,
+              *word(me, w), want[me * (NS + np) + w]);
+    free(want);
+    check_counters();
+}
+
+static void setdefault(const char *name, const char *value)
+{
+    if (!getenv(name))
+        setenv(name, value, 0);
+}
+
+int main(int argc, char **argv)
+{
+    /* Before MPI_Init: ghosts read these when the job is laid out. */
+    setdefault("ARMCI_GHOST_ASYNC", "AUTO");
+    setdefault("ARMCI_ADAPT_INPHASE", "1");
+    setdefault("ARMCI_ADAPT_INTERVAL", "2");
+    setdefault("ARMCI_ADAPT_WAIT_ON", "0");  /* off -> on always */
+    setdefault("ARMCI_ADAPT_CR_LOW", "100");
+    setdefault("ARMCI_ADAPT_CR_HIGH", "0");  /* on -> off always */
+    setdefault("ARMCI_ADAPT_REPROBE", "0");
+    setdefault("ARMCI_GHOST_POOL_SIZE", "262144"); /* the 1 MiB region needs a new pool */
+    MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    tu_name = "test_adapt_inphase";
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    const char *s = getenv("ADAPT_SEED");
+    seed = (s ? (unsigned)atoi(s) : 29u) * 7919u + (unsigned)me * 104729u;
+    int iters = (int)tu_iters(1500), real_np;
+    PMPI_Comm_size(MPI_COMM_WORLD, &real_np);
+    int ghosts = real_np > np && getenv("ARMCI_VIRTUAL_NODE_SIZE") != NULL;
+    ptr = malloc((size_t)np * sizeof(void *));
+    ARMCI_Malloc(ptr, (NS + np + 1) * sizeof(long));
+    memset(ptr[me], 0, (NS + np + 1) * sizeof(long));
+    added = calloc((size_t)np * (NS + np), sizeof(long));
+    fetched = malloc((size_t)np * MAXF * sizeof(long));
+    nfetched = calloc((size_t)np, sizeof(int));
+    ARMCI_Barrier();
+    int prev = armcii_adapt_redirecting(), on = 0, off = 0;
+    for (int it = 0; it < iters; it++) {
+        int t = (int)(rnd() % np), k = (int)(rnd() % 10);
+        if (k < 4)
+            acc_shared(t);
+        else if (k < 6)
+            acc_private(t, it);
+        else if (k < 8)
+            fadd(t);
+        else
+            compute();
+        if (it == iters / 2)
+            malloc_midway();
+        int now = armcii_adapt_redirecting();
+        on += now == 1 && prev == 0;
+        off += now == 0 && prev == 1;
+        prev = now;
+    }
+    ARMCI_Barrier();
+    check_final();
+    int sw[2] = {on, off}, tot[2];
+    MPI_Allreduce(sw, tot, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (getenv("ADAPT_DEBUG") || me == 0)
+        printf("[%d] in-phase switches seen: on %d, off %d (fewest over users: %d, %d)\n", me,
+               on, off, tot[0], tot[1]);
+    if (ghosts)
+        CHECK(tot[0] > 0 && tot[1] > 0, "every user should have seen the setting change both "
+              "ways without a barrier; the fewest switches were on %d, off %d", tot[0], tot[1]);
+    else if (real_np == np)
+        CHECK(armcii_adapt_redirecting() == -1, "no ghosts, yet redirection is usable");
+    ARMCI_Free(ptr[me]);
+    free(ptr);
+    free(added);
+    free(fetched);
+    free(nfetched);
+    ARMCI_Finalize();
+    int rc = tu_finish();
+    MPI_Finalize();
+    return rc;
+}
