@@ -12,7 +12,9 @@
 #   ARMCI_LIB_A   the libarmci.a GA was built on (this library: plain or
 #                 ghost build); left out for GA's own runtimes (MPI-TS,
 #                 MPI-PR), whose libarmci.a and libcomex.a are in GA_PREFIX/lib
-# Environment: MPICC (mpicc), GA_BUNDLE_LIBS (-llapack -lblas -lgfortran -lm).
+# Environment: MPICC (mpicc), GA_BUNDLE_LIBS (-llapack -lblas -lgfortran -lm),
+# GA_BUNDLE_EXTRA (more programs to pack, e.g. build-ghost's
+# benchmarks/bench_multiphase: one bundle, one copy of Open MPI).
 set -eu
 bundle=${1:?usage: ga-bundle-build.sh BUNDLE NAME=GA_PREFIX[:ARMCI_LIB_A] ...}
 shift
@@ -41,4 +43,4 @@ for spec in "$@"; do
     done
 done
 # shellcheck disable=SC2086
-sh "$here/../mpi-bundle.sh" "$bundle" $progs
+sh "$here/../mpi-bundle.sh" "$bundle" $progs ${GA_BUNDLE_EXTRA:-}

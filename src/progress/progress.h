@@ -52,10 +52,13 @@ typedef struct {
 /* What the decision remembers between intervals: per setting (0 off,
  * 1 on), library time (T_comm) per ghostable call in the last
  * communication-dense interval run with it, and that interval's number
- * among the dense ones (-1: never); dense intervals so far, and in a row. */
+ * among the dense ones (-1: never); dense intervals so far, and in a row;
+ * how far probes have backed off. */
 typedef struct {
     double dense_cost[2];
     long dense_at[2], dense_n, dense_run;
+    int backoff;  /* probes of the other setting come 2^backoff times later */
+    int probing;  /* the last decision switched to probe the other setting */
 } armcii_adapt_hist_t;
 
 /* The thresholds of the decision (percentages; ARMCI_ADAPT_* settings). */

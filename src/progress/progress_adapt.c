@@ -70,6 +70,11 @@
 /* The other setting must have been this much cheaper per call to win: a
  * margin against noise, so near-equal paths do not flip. */
 #define DENSE_GAIN 0.9
+/* Probes of a setting that keeps losing back off up to 2^6 times the
+ * interval ARMCI_ADAPT_REPROBE sets: each probe of the worse path costs a
+ * whole interval at its price (osc ucx, communication phase: "off" probed
+ * every 8 dense intervals cost 16% over static "on", bench_multiphase). */
+#define MAX_BACKOFF 6
 
 static void start_interval(void)
 {
@@ -155,6 +160,25 @@ static int model(const armcii_adapt_rule_t *r, int cur, const long long *s, char
     return !off;
 }
 
+/* An interval between the thresholds (CR_LOW < CR < CR_HIGH: usually one
+ * that straddles a phase boundary, half computing, half communicating)
+ * where the rules would switch away from the setting that fresh dense
+ * figures measured cheaper: the measurement wins (bench_multiphase under
+ * osc ucx: the congestion rule switched "on" off at the start of each
+ * communication phase, where "on" was measured 3-6 times cheaper). */
+static int keep_measured(const armcii_adapt_rule_t *r, int cur, int pick,
+                         const armcii_adapt_hist_t *h, int busy, char *why, size_t len)
+{
+    long oldest = h->dense_at[0] < h->dense_at[1] ? h->dense_at[0] : h->dense_at[1];
+    if (pick == cur || !busy || oldest < 0 || h->dense_n - oldest >= ((long)r->reprobe << h->backoff) ||
+        !(h->dense_cost[cur] < DENSE_GAIN * h->dense_cost[!cur]))
+        return pick;
+    size_t n = strlen(why);
+    snprintf(why + n, len - n, "; dense figures: %s %.0f us/call, %s %.0f: kept",
+             cur ? "on" : "off", h->dense_cost[cur], cur ? "off" : "on", h->dense_cost[!cur]);
+    return cur;
+}
+
 /* The new setting.  In a communication-dense interval (CR >= CR_HIGH)
  * the model says off, on the paper's premise that the node's users then
  * overload their ghost.  That premise fails where the direct path itself
@@ -179,7 +203,8 @@ int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_a
     *out = *in;
     if (100.0 * comm < rule->cr_high * t || s[ARMCII_ADAPT_GCALLS] <= 0 || rule->reprobe <= 0) {
         out->dense_run = 0;
-        return pick;
+        out->probing = 0; /* a probe not followed by a dense interval: unjudged */
+        return keep_measured(rule, cur, pick, out, 100.0 * comm > rule->cr_low * t, why, len);
     }
     /* All time in calls per ghostable call, not the time in those calls
      * alone: a redirected call returns once queued, and its cost shows in
@@ -193,14 +218,23 @@ int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_a
     out->dense_at[cur] = out->dense_n;
     long age = out->dense_n - out->dense_at[!cur];
     size_t n = strlen(why);
-    if (out->dense_at[!cur] >= 0 && age < rule->reprobe) {
+    if (out->dense_at[!cur] >= 0 && age < ((long)rule->reprobe << out->backoff)) {
         pick = out->dense_cost[!cur] < DENSE_GAIN * cost ? !cur : cur;
+        /* The interval after a probe judges it: a probe the old setting
+         * wins again was wasted, so the next comes twice as late (up to
+         * 2^MAX_BACKOFF times ARMCI_ADAPT_REPROBE); one that wins resets. */
+        if (out->probing)
+            out->backoff = pick != cur ? (out->backoff < MAX_BACKOFF ? out->backoff + 1
+                                                                     : MAX_BACKOFF) : 0;
+        out->probing = 0;
         snprintf(why + n, len - n, "; dense: %s %.0f us/call, %s %.0f us/call %ld dense "
                  "intervals ago", cur ? "on" : "off", cost, cur ? "off" : "on",
                  out->dense_cost[!cur], age);
     } else if (cur && out->dense_run < 2) {
         pick = cur;
         snprintf(why + n, len - n, "; dense: first dense interval, %.0f us/call on", cost);
+    } else {
+        out->probing = pick != cur; /* the model's pick, unmeasured so far */
     }
     return pick;
 }

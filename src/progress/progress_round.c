@@ -403,6 +403,10 @@ static void resolve(int commit)
     __atomic_store_n(&line(R.me)->outcome, R.epoch << 2 | (long)commit << 1 | after,
                      __ATOMIC_SEQ_CST);
     R.switches += commit;
+    if (commit) { /* the next round measures the new setting alone */
+        long long drop[RV_N];
+        sample(mono(), drop);
+    }
     if (R.grank == 0 && R.verbose >= 1) {
         static const char *flag[] = {"inside a call", "outside", "outside, writes in flight",
                                      "waiting", "acknowledged"};
@@ -426,7 +430,10 @@ int armcii_round_ghost_step(int users_done)
     int flag = 0;
     switch (R.stage) {
     case ST_IDLE:
-        if (!users_done && now - R.last < R.interval)
+        /* a probe of the other setting is judged after a quarter interval:
+         * each probe of the worse path costs its time at that path's price,
+         * and a dense phase's calls give a figure soon enough */
+        if (!users_done && now - R.last < (R.hist.probing ? 0.25 : 1.0) * R.interval)
             return 0;
         sample(now, R.v);
         R.v[RV_DONE] = users_done;

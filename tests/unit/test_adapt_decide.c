@@ -93,8 +93,16 @@ int main(void)
     for (int i = 0; i < 6; i++)
         step(100000, 99000, 0, 70000, 400, "on while off's figure is fresh", 1);
     step(100000, 10000, 30000, 0, 100, "a computing interval between", 1);
+    /* CR 60%, C 30%: the congestion rule says off, fresh figures say on */
+    step(100000, 60000, 0, 30000, 100, "straddling a boundary, figures favour on", 1);
     step(100000, 99000, 0, 70000, 400, "dense again: off's figure 7 dense old", 1);
-    step(100000, 99000, 0, 70000, 400, "off's figure 8 dense old: probe", 0);
+    /* the probe lost: the next one comes after 16 dense intervals */
+    FAILIF(hist.backoff != 1, "a lost probe: backoff %d, expected 1", hist.backoff);
+    for (int i = 8; i < 16; i++)
+        step(100000, 99000, 0, 70000, 400, "off's figure 8-15 dense old: backed off", 1);
+    step(100000, 99000, 0, 70000, 400, "off's figure 16 dense old: probe", 0);
+    step(100000, 99900, 99000, 0, 70, "off lost again: 1400 us > 250 us", 1);
+    FAILIF(hist.backoff != 2, "two lost probes: backoff %d, expected 2", hist.backoff);
 
     /* Off cheaper (direct 100 us, ghost 250 us): stays off. */
     reset(1);
@@ -102,6 +110,7 @@ int main(void)
     step(100000, 99000, 0, 70000, 400, "probe off", 0);
     step(100000, 99000, 1000, 0, 990, "off measured 100 us < 250 us", 0);
     step(100000, 99000, 1000, 0, 990, "off stays", 0);
+    FAILIF(hist.backoff != 0, "a probe that won: backoff %d, expected 0", hist.backoff);
 
     /* Near-equal (5% apart): the current setting is kept either way. */
     reset(1);
