@@ -38,12 +38,13 @@
  *    T and CR > ARMCI_ADAPT_CR_LOW % (ghosts are queueing, and the phase is
  *    not one of computation where only a ghost gets the operations done:
  *    there a slow ghost still beats waiting for the targets);
- *  - in a communication-dense interval (CR >= CR_HIGH) the time in library
+ *  - in a communication-heavy interval (CR > CR_LOW) the time in library
  *    calls per ghostable call is measured under each setting, and while
  *    the other setting's figure is fresh the cheaper one wins over the
- *    rules above;
- *    "off" is probed only in the second dense interval in a row (decide():
- *    the dense rule's premise is not true of every transport).
+ *    rules above; a stale figure is measured again from either side
+ *    (a probe), and probes that keep losing back off (decide()).  The
+ *    rules above alone decide in computation-heavy intervals, and
+ *    everywhere with ARMCI_ADAPT_REPROBE=0.
  * Hysteresis: CR_LOW < CR_HIGH, and W and C have their own thresholds; an
  * interval that straddles two phases usually keeps the setting, and the
  * next one decides.
@@ -160,51 +161,34 @@ static int model(const armcii_adapt_rule_t *r, int cur, const long long *s, char
     return !off;
 }
 
-/* An interval between the thresholds (CR_LOW < CR < CR_HIGH: usually one
- * that straddles a phase boundary, half computing, half communicating)
- * where the rules would switch away from the setting that fresh dense
- * figures measured cheaper: the measurement wins (bench_multiphase under
- * osc ucx: the congestion rule switched "on" off at the start of each
- * communication phase, where "on" was measured 3-6 times cheaper). */
-static int keep_measured(const armcii_adapt_rule_t *r, int cur, int pick,
-                         const armcii_adapt_hist_t *h, int busy, char *why, size_t len)
-{
-    long oldest = h->dense_at[0] < h->dense_at[1] ? h->dense_at[0] : h->dense_at[1];
-    if (pick == cur || !busy || oldest < 0 || h->dense_n - oldest >= ((long)r->reprobe << h->backoff) ||
-        !(h->dense_cost[cur] < DENSE_GAIN * h->dense_cost[!cur]))
-        return pick;
-    size_t n = strlen(why);
-    snprintf(why + n, len - n, "; dense figures: %s %.0f us/call, %s %.0f: kept",
-             cur ? "on" : "off", h->dense_cost[cur], cur ? "off" : "on", h->dense_cost[!cur]);
-    return cur;
-}
-
-/* The new setting.  In a communication-dense interval (CR >= CR_HIGH)
- * the model says off, on the paper's premise that the node's users then
- * overload their ghost.  That premise fails where the direct path itself
- * waits for software progress in such a phase (Open MPI 4.1's osc ucx
- * serves others' atomics only from its progress engine, which RMA calls
- * do not run: bench_multiphase under osc ucx: its communication phase took
- * several times longer off than on, benchmarks/results/bench_multiphase.ucx.txt).  So both settings are measured there: each dense interval
+/* The new setting.  In a communication-heavy interval (CR > CR_LOW) the
+ * model says off when CR >= CR_HIGH or the ghosts queue, on the paper's
+ * premise that the node's users then overload their ghost.  That premise
+ * fails where the direct path itself waits for software progress (Open
+ * MPI 4.1's osc ucx serves others' atomics only from its progress engine:
+ * bench_multiphase's communication phase took several times longer off
+ * than on, benchmarks/results/bench_multiphase.ucx.txt) and where targets
+ * compute between calls (GA's SCF pattern on 16 cores: the congestion
+ * rule switched "on" off every other interval, at 2.6 times the time of
+ * static "on").  So both settings are measured there: each such interval
  * records the time in library calls per ghostable call under the current
  * setting, and while the other setting's figure is fresh (measured at most
- * ARMCI_ADAPT_REPROBE dense intervals ago: dense phases of an iterative
- * code are alike, so the figure outlives the phases between them, and
- * a changed phase is probed again) the cheaper one is kept.  Without a
- * fresh figure the model decides, so "off" is probed, but only in the
- * second dense interval in a row: the first one after a computation
- * phase may straddle its end, and a phase shorter than two intervals is
- * not worth a probe. */
+ * ARMCI_ADAPT_REPROBE << backoff such intervals ago: phases of an iterative
+ * code are alike, so the figure outlives the phases between them) the
+ * cheaper one is kept.  A stale or missing figure is measured (a probe),
+ * but not in the first such interval in a row: it may straddle the end of
+ * a computation phase, and a phase shorter than two intervals is not worth
+ * a probe. */
 int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_adapt_hist_t *in,
                         const long long *s, armcii_adapt_hist_t *out, char *why, size_t len)
 {
     int pick = model(rule, cur, s, why, len);
     double t = (double)s[ARMCII_ADAPT_T], comm = (double)s[ARMCII_ADAPT_COMM];
     *out = *in;
-    if (100.0 * comm < rule->cr_high * t || s[ARMCII_ADAPT_GCALLS] <= 0 || rule->reprobe <= 0) {
+    if (100.0 * comm <= rule->cr_low * t || s[ARMCII_ADAPT_GCALLS] <= 0 || rule->reprobe <= 0) {
         out->dense_run = 0;
         out->probing = 0; /* a probe not followed by a dense interval: unjudged */
-        return keep_measured(rule, cur, pick, out, 100.0 * comm > rule->cr_low * t, why, len);
+        return pick;
     }
     /* All time in calls per ghostable call, not the time in those calls
      * alone: a redirected call returns once queued, and its cost shows in
@@ -230,11 +214,20 @@ int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_a
         snprintf(why + n, len - n, "; dense: %s %.0f us/call, %s %.0f us/call %ld dense "
                  "intervals ago", cur ? "on" : "off", cost, cur ? "off" : "on",
                  out->dense_cost[!cur], age);
-    } else if (cur && out->dense_run < 2) {
+    } else if (out->dense_run < 2) {
         pick = cur;
-        snprintf(why + n, len - n, "; dense: first dense interval, %.0f us/call on", cost);
+        snprintf(why + n, len - n, "; dense: first dense interval, %.0f us/call %s", cost,
+                 cur ? "on" : "off");
     } else {
-        out->probing = pick != cur; /* the model's pick, unmeasured so far */
+        /* The other setting's figure is missing or stale: measure it, from
+         * either side (the model alone never leaves "off" in a dense
+         * interval, and a stale figure for "on" must not keep a phase off
+         * for good: GA's SCF pattern on 16 cores sat off at 3.4 times the
+         * time of "on"). */
+        pick = !cur;
+        out->probing = 1;
+        snprintf(why + n, len - n, "; dense: probe %s (%s %.0f us/call)", pick ? "on" : "off",
+                 cur ? "on" : "off", cost);
     }
     return pick;
 }

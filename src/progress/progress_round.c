@@ -430,10 +430,10 @@ int armcii_round_ghost_step(int users_done)
     int flag = 0;
     switch (R.stage) {
     case ST_IDLE:
-        /* a probe of the other setting is judged after a quarter interval:
+        /* a probe of the other setting is judged after half an interval:
          * each probe of the worse path costs its time at that path's price,
          * and a dense phase's calls give a figure soon enough */
-        if (!users_done && now - R.last < (R.hist.probing ? 0.25 : 1.0) * R.interval)
+        if (!users_done && now - R.last < (R.hist.probing ? 0.5 : 1.0) * R.interval)
             return 0;
         sample(now, R.v);
         R.v[RV_DONE] = users_done;

@@ -68,7 +68,8 @@ int main(void)
            "defaults changed: CR_LOW %d CR_HIGH %d REPROBE %d (this test assumes 50/80/8)",
            c->adapt_cr_low, c->adapt_cr_high, c->adapt_reprobe);
 
-    /* The model. */
+    /* The model (alone: ARMCI_ADAPT_REPROBE=0). */
+    c->adapt_reprobe = 0;
     reset(0);
     step(100000, 40000, 30000, 0, 100, "computing, waiting on targets", 1);
     step(100000, 10000, 0, 1000, 100, "computing, ghost keeps up", 1);
@@ -93,9 +94,9 @@ int main(void)
     for (int i = 0; i < 6; i++)
         step(100000, 99000, 0, 70000, 400, "on while off's figure is fresh", 1);
     step(100000, 10000, 30000, 0, 100, "a computing interval between", 1);
-    /* CR 60%, C 30%: the congestion rule says off, fresh figures say on */
-    step(100000, 60000, 0, 30000, 100, "straddling a boundary, figures favour on", 1);
-    step(100000, 99000, 0, 70000, 400, "dense again: off's figure 7 dense old", 1);
+    /* CR 60% > CR_LOW: measured, not the congestion rule (off's figure
+     * 7 dense old: on stays; counts as a dense interval) */
+    step(100000, 60000, 0, 30000, 100, "CR 60%, congested, off's figure fresh", 1);
     /* the probe lost: the next one comes after 16 dense intervals */
     FAILIF(hist.backoff != 1, "a lost probe: backoff %d, expected 1", hist.backoff);
     for (int i = 8; i < 16; i++)
@@ -111,6 +112,14 @@ int main(void)
     step(100000, 99000, 1000, 0, 990, "off measured 100 us < 250 us", 0);
     step(100000, 99000, 1000, 0, 990, "off stays", 0);
     FAILIF(hist.backoff != 0, "a probe that won: backoff %d, expected 0", hist.backoff);
+
+    /* From off without a figure for on: the second dense interval probes
+     * on (the model alone would stay off for good); on measured cheaper
+     * stays. */
+    reset(0);
+    step(100000, 99000, 1000, 0, 990, "off, first dense", 0);
+    step(100000, 99000, 1000, 0, 990, "off, second dense probes on", 1);
+    step(100000, 99000, 0, 70000, 400, "on measured 248 us/call > off 100 us/call: back off", 0);
 
     /* Near-equal (5% apart): the current setting is kept either way. */
     reset(1);
