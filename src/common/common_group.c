@@ -19,6 +19,12 @@ typedef struct grp_rec {
     uint64_t magic;
     int alive;
     struct grp_rec *next;   /* every record, for release at finalize */
+    /* what every copy of the group holds: a copy with other values was
+     * overwritten (a garbage group with plausible fields must not have its
+     * tables dereferenced) */
+    MPI_Comm comm;
+    int *abs_to_grp;
+    int rank, size;
     int table[];            /* grp_to_abs */
 } grp_rec_t;
 
@@ -27,12 +33,29 @@ static struct {
     armcii_lock_t lock;
 } grp_state;
 
+/* The record whose table g points to, found without following g's
+ * pointers (they may be wild). */
 static grp_rec_t *rec_of(const ARMCI_Group *g)
 {
     if (!g->grp_to_abs)
         return NULL;
-    grp_rec_t *r = (grp_rec_t *)((char *)g->grp_to_abs - offsetof(grp_rec_t, table));
-    return r->magic == GRP_MAGIC ? r : NULL;
+    armcii_lock(&grp_state.lock);
+    grp_rec_t *r = grp_state.records;
+    while (r && r->table != g->grp_to_abs)
+        r = r->next;
+    armcii_unlock(&grp_state.lock);
+    return r;
+}
+
+/* g's fields are those of the group ARMCI made (rec: its record; none for
+ * the world group, whose tables are NULL: the identity map). */
+static int fields_match(const ARMCI_Group *g, const grp_rec_t *rec)
+{
+    if (!rec)
+        return g->comm == armcii_state.world && !g->abs_to_grp &&
+               g->size == armcii_state.nproc && g->rank == armcii_state.rank;
+    return g->comm == rec->comm && g->abs_to_grp == rec->abs_to_grp &&
+           g->rank == rec->rank && g->size == rec->size;
 }
 
 static void null_group(ARMCI_Group *g)
@@ -63,6 +86,10 @@ void armcii_group_from_comm(const char *call, MPI_Comm comm, ARMCI_Group *g)
         armcii_error(call, "out of memory for a group of %d processes", g->size);
     rec->magic = GRP_MAGIC;
     rec->alive = 1;
+    rec->comm = comm;
+    rec->abs_to_grp = g->abs_to_grp;
+    rec->rank = g->rank;
+    rec->size = g->size;
     g->grp_to_abs = rec->table;
     for (int i = 0; i < g->size; i++)
         seq[i] = i;
@@ -134,7 +161,7 @@ void armcii_group_free(const char *call, ARMCI_Group *g)
     if (armcii_state.init_count > 0 && g->comm == armcii_state.world)
         armcii_error(call, "the world group cannot be freed");
     grp_rec_t *rec = rec_of(g);
-    if (!rec)
+    if (!rec || (rec->alive && !fields_match(g, rec)))
         armcii_error(call, "%p is not a group created by ARMCI (or it is corrupt)",
                      (void *)g);
     if (rec->alive) {
@@ -156,6 +183,9 @@ MPI_Comm armcii_group_comm(const char *call, const ARMCI_Group *g)
     grp_rec_t *rec = rec_of(g);
     if (g->comm != armcii_state.world && (!rec || !rec->alive))
         armcii_error(call, "the group was freed (or was not created by ARMCI)");
+    if (!fields_match(g, rec))
+        armcii_error(call, "%p is not a valid ARMCI group (its fields differ from the "
+                     "group ARMCI created: overwritten?)", (const void *)g);
     return g->comm;
 }
 

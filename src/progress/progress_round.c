@@ -170,7 +170,9 @@ int armcii_round_live(void) { return R.live; }
 
 void armcii_round_start(int manual)
 {
-    if (!R.on || R.ghost < 0)
+    /* threaded runs: no automatic mode (progress_adapt.c, set_adapt), and
+     * the per-thread entries would race on the one state word */
+    if (!R.on || R.ghost < 0 || armcii_state.threaded)
         return;
     R.live = 1;
     armcii_round_set_manual(manual);
@@ -280,8 +282,9 @@ void armcii_round_leave(void)
     line(R.me)->in_since = 0;
 }
 
-/* Parked: the barrier's time keeps counting as the call's (in_since stays),
- * so a long wait in it reaches the rounds as it passes, not all at once. */
+/* In automatic mode every park of a process with writes in flight costs a
+ * fence (GA_Dgop after puts, for instance): the price of letting its ghost
+ * acknowledge for it while it waits. */
 void armcii_progress_park(void)
 {
     if (!R.live)
@@ -292,6 +295,8 @@ void armcii_progress_park(void)
     step_out(1);
 }
 
+/* Parked: the barrier's time keeps counting as the call's (in_since stays),
+ * so a long wait in it reaches the rounds as it passes, not all at once. */
 void armcii_round_barrier(int fenced)
 {
     step_out(fenced || armcii_gmr_quiescent());

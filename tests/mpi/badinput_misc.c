@@ -3,6 +3,7 @@
  * must end in ARMCI_Error naming the call and the reason.  argv[1] names
  * the case (tests/mpi/badinput_misc.cases, run by test_badinput.sh);
  * rank 0 makes the bad call, the others wait in the barrier. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <armci.h>
@@ -51,6 +52,14 @@ static int group_msg_case(const char *c)
         ARMCI_Group_get_default(NULL);
     } else if (!strcmp(c, "group_get_world_null")) {
         ARMCI_Group_get_world(NULL);
+    } else if (!strcmp(c, "group_plausible_wild_tables")) {
+        /* the world group's size, rank and communicator, but wild tables:
+         * they must not be followed */
+        ARMCI_Group_get_world(&world);
+        world.grp_to_abs = (int *)(uintptr_t)0x10;
+        world.abs_to_grp = (int *)(uintptr_t)0x20;
+        int r;
+        ARMCI_Group_rank(&world, &r);
     } else if (!strcmp(c, "group_split_null_out")) {
         ARMCI_Group_get_world(&world);
         ARMCIX_Group_split(&world, 0, 0, NULL);
