@@ -5,7 +5,7 @@ tests_mpi_test_progress_profile_LDADD = $(TEST_LIBS)
 MPI_TESTS += tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_ghost_acc
 tests_mpi_test_ghost_world_LDADD = $(TEST_LIBS)
 tests_mpi_test_ghost_world_xfer_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/mpi/ghost_world.h tests/mpi/region_pattern.h
+EXTRA_DIST += tests/mpi/ghost_world.h tests/mpi/region_pattern.h tests/mpi/adapt_check.h
 # the wrapper lists agree with each other, the docs and the exported symbols
 UNIT_SHELL_TESTS += tests/unit/test_ghost_defs.sh
 # links the library's objects: it reads the internal redirection counter

@@ -8,15 +8,11 @@
  * that reused the memory.  Non-members hold comm = MPI_COMM_NULL, rank -1,
  * size 0 and NULL tables.  The world group has no record (identity map).
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
 
-#define GRP_MAGIC 0x41524d4347525055ULL /* "ARMCGRPU" */
-
 typedef struct grp_rec {
-    uint64_t magic;
     int alive;
     struct grp_rec *next;   /* every record, for release at finalize */
     /* what every copy of the group holds: a copy with other values was
@@ -84,7 +80,6 @@ void armcii_group_from_comm(const char *call, MPI_Comm comm, ARMCI_Group *g)
     int *seq = malloc((size_t)g->size * sizeof(int));
     if (!rec || !g->abs_to_grp || !seq)
         armcii_error(call, "out of memory for a group of %d processes", g->size);
-    rec->magic = GRP_MAGIC;
     rec->alive = 1;
     rec->comm = comm;
     rec->abs_to_grp = g->abs_to_grp;
@@ -126,7 +121,6 @@ void armcii_group_finalize(void)
     while (grp_state.records) {
         grp_rec_t *r = grp_state.records;
         grp_state.records = r->next;
-        r->magic = 0;
         free(r);
     }
 }

@@ -73,8 +73,8 @@
 #define DENSE_GAIN 0.9
 /* Probes of a setting that keeps losing back off up to 2^6 times the
  * interval ARMCI_ADAPT_REPROBE sets: each probe of the worse path costs a
- * whole interval at its price (osc ucx, communication phase: "off" probed
- * every 8 dense intervals cost 16% over static "on", bench_multiphase). */
+ * whole interval at its price (osc ucx, communication phase:
+ * benchmarks/results/bench_multiphase.inphase.txt). */
 #define MAX_BACKOFF 6
 
 static void start_interval(void)
@@ -169,8 +169,8 @@ static int model(const armcii_adapt_rule_t *r, int cur, const long long *s, char
  * bench_multiphase's communication phase took several times longer off
  * than on, benchmarks/results/bench_multiphase.ucx.txt) and where targets
  * compute between calls (GA's SCF pattern on 16 cores: the congestion
- * rule switched "on" off every other interval, at 2.6 times the time of
- * static "on").  So both settings are measured there: each such interval
+ * rule switched "on" off every other interval,
+ * benchmarks/results/bench_multiphase.inphase.txt).  So both settings are measured there: each such interval
  * records the time in library calls per ghostable call under the current
  * setting, and while the other setting's figure is fresh (measured at most
  * ARMCI_ADAPT_REPROBE << backoff such intervals ago: phases of an iterative
@@ -222,8 +222,8 @@ int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_a
         /* The other setting's figure is missing or stale: measure it, from
          * either side (the model alone never leaves "off" in a dense
          * interval, and a stale figure for "on" must not keep a phase off
-         * for good: GA's SCF pattern on 16 cores sat off at 3.4 times the
-         * time of "on"). */
+         * for good: GA's SCF pattern on 16 cores sat off,
+         * benchmarks/results/bench_multiphase.inphase.txt). */
         pick = !cur;
         out->probing = 1;
         snprintf(why + n, len - n, "; dense: probe %s (%s %.0f us/call)", pick ? "on" : "off",

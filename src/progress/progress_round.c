@@ -319,13 +319,12 @@ void armcii_round_user_finished(int k)
 /* My bound users' sums since the last round. */
 static void sample(double now, long long *v)
 {
-    double t = mono();
     memset(v, 0, RV_N * sizeof *v);
     v[ARMCII_ADAPT_T] = (long long)((now - R.last) * 1e6 * R.nbound + 0.5);
     for (int k = 0; k < R.nbound; k++) {
         round_line_t *u = line(R.bound[k]);
         double since = u->in_since;
-        double cur[4] = {u->comm + (since > 0 && t > since ? t - since : 0), u->wait, u->cong,
+        double cur[4] = {u->comm + (since > 0 && now > since ? now - since : 0), u->wait, u->cong,
                          (double)u->gcalls};
         long long *out[4] = {&v[ARMCII_ADAPT_COMM], &v[ARMCII_ADAPT_WAIT],
                              &v[ARMCII_ADAPT_CONG], &v[ARMCII_ADAPT_GCALLS]};

@@ -25,6 +25,7 @@
 #include <armci.h>
 #include <mpi.h>
 #include "../testutil.h"
+#include "adapt_check.h"
 #include "../../src/progress/progress.h"
 
 #define NS 8      /* shared accumulate words per target */
@@ -106,45 +107,10 @@ static void malloc_midway(void)
     free(p);
 }
 
-static void check_counters(void)
-{
-    for (int t = 0; t < np; t++) {
-        int mine = nfetched[t], m = 0, *cnt = malloc((size_t)np * sizeof(int));
-        int *disp = malloc((size_t)np * sizeof(int));
-        MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, t, MPI_COMM_WORLD);
-        if (t == me)
-            for (int p = 0; p < np; p++)
-                disp[p] = m, m += cnt[p];
-        long *all = malloc((size_t)(m ? m : 1) * sizeof(long));
-        MPI_Gatherv(fetched + (size_t)t * MAXF, mine, MPI_LONG, all, cnt, disp, MPI_LONG, t,
-                    MPI_COMM_WORLD);
-        if (t == me) {
-            char *seen = calloc((size_t)(m ? m : 1), 1);
-            for (int i = 0; i < m; i++) {
-                int ok = all[i] >= 0 && all[i] < m && !seen[all[i]];
-                CHECK(ok, "counter handed out %ld (of %d, or twice)", all[i], m);
-                if (ok)
-                    seen[all[i]] = 1;
-            }
-            CHECK(*word(me, NS + np) == m, "counter ends at %ld after %d fetch-and-adds",
-                  *word(me, NS + np), m);
-            free(seen);
-        }
-        free(all);
-        free(cnt);
-        free(disp);
-    }
-}
-
 static void check_final(void)
 {
-    long *want = malloc((size_t)np * (NS + np) * sizeof(long));
-    MPI_Allreduce(added, want, np * (NS + np), MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    for (int w = 0; w < NS + np; w++)
-        CHECK(*word(me, w) == want[me * (NS + np) + w], "word %d = %ld, expected %ld", w,
-              *word(me, w), want[me * (NS + np) + w]);
-    free(want);
-    check_counters();
+    adapt_check_sums(word(me, 0), added, NS + np);
+    adapt_check_counters(fetched, nfetched, MAXF, *word(me, NS + np));
 }
 
 static void setdefault(const char *name, const char *value)

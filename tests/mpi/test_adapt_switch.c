@@ -46,6 +46,7 @@
 #include <armcix.h>
 #include <message.h>
 #include "../testutil.h"
+#include "adapt_check.h"
 /* the decision count, the dense-interval history and the rule's
  * configuration (this test links the library's objects) */
 #include "../../src/progress/progress.h"
@@ -341,42 +342,8 @@ static int prod_phases(void)
 
 static void check_final(void)
 {
-    long *want = malloc((size_t)np * (NS + np) * sizeof(long));
-    MPI_Allreduce(added, want, np * (NS + np), MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    for (int w = 0; w < NS + np; w++)
-        CHECK(*slot(me, w) == want[me * (NS + np) + w], "word %d = %ld, expected %ld", w,
-              *slot(me, w), want[me * (NS + np) + w]);
-    /* the values handed out by my counter, gathered from every origin */
-    size_t n = np > 0 ? (size_t)np : 1;
-    int *cnt = malloc(n * sizeof(int)), *disp = malloc(n * sizeof(int)), m;
-    for (int t = 0; t < np; t++) {
-        int mine = nfetched[t];
-        MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, t, MPI_COMM_WORLD);
-        m = 0;
-        if (t == me)
-            for (int p = 0; p < np; p++)
-                disp[p] = m, m += cnt[p];
-        long *all = t == me ? malloc((size_t)(m ? m : 1) * sizeof(long)) : NULL;
-        MPI_Gatherv(fetched + (size_t)t * MAXF, mine, MPI_LONG, all, cnt, disp, MPI_LONG, t,
-                    MPI_COMM_WORLD);
-        if (t != me)
-            continue;
-        char *seen = calloc((size_t)(m ? m : 1), 1);
-        for (int i = 0; i < m; i++) {
-            CHECK(all[i] >= 0 && all[i] < m, "counter handed out %ld, not in [0, %d)", all[i], m);
-            if (all[i] >= 0 && all[i] < m) {
-                CHECK(!seen[all[i]], "counter handed out %ld twice", all[i]);
-                seen[all[i]] = 1;
-            }
-        }
-        CHECK(*slot(me, NS + np) == m, "counter ends at %ld after %d fetch-and-adds",
-              *slot(me, NS + np), m);
-        free(seen);
-        free(all);
-    }
-    free(cnt);
-    free(disp);
-    free(want);
+    adapt_check_sums(slot(me, 0), added, NS + np);
+    adapt_check_counters(fetched, nfetched, MAXF, *slot(me, NS + np));
 }
 
 int main(int argc, char **argv)
