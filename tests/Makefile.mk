@@ -17,7 +17,7 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_rma_target_progress.sh \
 	tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
-	tests/mpi/test_info_probe.sh
+	tests/mpi/test_info_probe.sh tests/mpi/test_launcher_exit0.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh
@@ -35,7 +35,7 @@ include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
-	tests/mpi/mpich_small_win_repro
+	tests/mpi/mpich_small_win_repro tests/mpi/exit0_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/ompi_only.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(UNIT_SHELL_TESTS)

@@ -3,6 +3,7 @@
  * and read-modify-write (ARMCI_Rmw): checks, then src/mutex.
  */
 #include "armci_api.h"
+#include "../gmr/gmr.h"
 #include "../mutex/mutex.h"
 
 /* A live handle of ARMCIX_Create_mutexes_hdl, or abort naming call. */
@@ -49,13 +50,27 @@ void PARMCI_Lock(int mutex, int proc)
 }
 ARMCII_WEAK(Lock)
 
-/* Releases a mutex the caller holds and hands it to the next waiter. */
+/* Unlock with release semantics: the caller's writes still in flight
+ * (local completion only; a redirected one may not have reached its target
+ * yet) complete first, so the next holder reads what this critical section
+ * wrote.  Classic ARMCI leaves that to an ARMCI_Fence before the unlock;
+ * programs written for an ARMCI whose blocking puts complete remotely skip
+ * it (tests/ga/ga_atomic's fence=0 case), and with nothing in flight the
+ * fence is one walk of an empty list. */
+static void release(const char *call, struct armcix_mutex_hdl_s *m, int mutex, int proc)
+{
+    armcii_gmr_fence_all();
+    armcii_mutex_unlock(call, m, mutex, proc);
+}
+
+/* Releases a mutex the caller holds (after completing its outstanding
+ * writes) and hands it to the next waiter. */
 void PARMCI_Unlock(int mutex, int proc)
 {
     static const char call[] = "ARMCI_Unlock";
     armcii_api_enter(call);
     armcii_check_init(call);
-    armcii_mutex_unlock(call, armcii_mutex_world(call), mutex, proc);
+    release(call, armcii_mutex_world(call), mutex, proc);
     armcii_api_leave();
 }
 ARMCII_WEAK(Unlock)
@@ -106,7 +121,7 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
     static const char call[] = "ARMCIX_Unlock_hdl";
     armcii_api_enter(call);
     armcii_check_init(call);
-    armcii_mutex_unlock(call, live(call, hdl), mutex, proc);
+    release(call, live(call, hdl), mutex, proc);
     armcii_api_leave();
 }
 

@@ -75,13 +75,13 @@ static void critical_section(int g_cnt, int g_hold, int m, int idx, int fence)
     int lo[1] = {idx}, hi[1] = {idx}, ld[1] = {1}, v, who;
     GA_Lock(m);
     NGA_Get(g_hold, lo, hi, &who, ld);
-    CHECK(who == -1, "mutex %d: held by %d when I got it", m, who);
+    CHECK(who == -1, "mutex %d (fence=%d): held by %d when I got it", m, fence, who);
     NGA_Put(g_hold, lo, hi, &gt_me, ld);
     NGA_Get(g_cnt, lo, hi, &v, ld);
     v++;
     NGA_Put(g_cnt, lo, hi, &v, ld);
     NGA_Get(g_hold, lo, hi, &who, ld);
-    CHECK(who == gt_me, "mutex %d: holder changed to %d inside my section", m, who);
+    CHECK(who == gt_me, "mutex %d (fence=%d): holder changed to %d inside my section", m, fence, who);
     who = -1;
     NGA_Put(g_hold, lo, hi, &who, ld);
     if (fence)

@@ -28,7 +28,12 @@ for how in exit kill; do
     left=$(pgrep -f "ghost_userdeath $how tag$$" | tr '\n' ' ')
     # 137 is also the status of a job whose rank was killed: judge a hang by
     # the time (the limit is 50 s, the survivors sleep 60 s)
-    if [ $rc -eq 0 ] || [ $dt -ge 45 ]; then
+    if [ $rc -eq 0 ] && [ -n "$exit_alt" ] && [ $how = exit ] && [ $dt -lt 45 ] && [ -z "$left" ]; then
+        # hydra sometimes ends such a job at once with status 0 and no
+        # message, before any ghost can look (tests/mpi/exit0_repro.c,
+        # test_launcher_exit0.sh: without ARMCI too); the job is down
+        echo "ok   ghost_userdeath $how: hydra ended the job itself in $dt s with status 0 (its silent teardown, see test_launcher_exit0.sh)"
+    elif [ $rc -eq 0 ] || [ $dt -ge 45 ]; then
         echo "FAIL ghost_userdeath $how: exit status $rc after $dt s (job not taken down)"
         fail=1
     elif [ -n "$left" ]; then

@@ -1,5 +1,6 @@
 /* Mutexes: mutual exclusion of a non-atomic read-increment-write under the
- * lock (counts differ per process, some 0), FIFO-style hand-off fairness,
+ * lock, with a fence before the unlock and without one (release semantics;
+ * counts differ per process, some 0), FIFO-style hand-off fairness,
  * the ARMCIX handle API on a group (absolute ranks, trylock), and repeated
  * Create/Destroy cycles. */
 #include <string.h>
@@ -18,8 +19,13 @@ static int me, np;
 static int count_of(int rank, int shift) { return (rank + shift) % MAXM; }
 
 /* Every rank increments every mutex's counter K times with Get/Put under the
- * lock; a lost update shows up as a short count. */
-static void test_exclusion(int shift)
+ * lock; a lost update shows up as a short count.  fence=1: ARMCI_Fence
+ * before the unlock, counters on the mutex's host (classic ARMCI's
+ * contract).  fence=0: no fence, and each mutex guards a counter on the
+ * next process, so the data and the lock travel to different targets: the
+ * unlock itself must publish the section's put (this library's release
+ * semantics, src/armci/armci_mutex.c). */
+static void test_exclusion(int shift, int fence)
 {
     int mine = count_of(me, shift);
     ARMCI_Create_mutexes(mine);
@@ -30,21 +36,24 @@ static void test_exclusion(int shift)
     for (int k = 0; k < K; k++) {
         for (int i = 0; i < np; i++) {
             int h = (me + i) % np; /* start at different hosts */
+            int d = fence ? h : (h + 1) % np;
             for (int m = 0; m < count_of(h, shift); m++) {
                 int v;
                 ARMCI_Lock(m, h);
-                ARMCI_Get(&ctr[h][m], &v, sizeof v, h);
+                ARMCI_Get(&ctr[d][m], &v, sizeof v, d);
                 v++;
-                ARMCI_Put(&v, &ctr[h][m], sizeof v, h);
-                ARMCI_Fence(h);
+                ARMCI_Put(&v, &ctr[d][m], sizeof v, d);
+                if (fence)
+                    ARMCI_Fence(d);
                 ARMCI_Unlock(m, h);
             }
         }
     }
     ARMCI_Barrier();
-    for (int m = 0; m < mine; m++)
-        CHECK(ctr[me][m] == np * K, "exclusion (shift %d): counter of mutex %d on %d is %d, "
-              "expected %d", shift, m, me, ctr[me][m], np * K);
+    int guard = fence ? me : (me + np - 1) % np; /* the host whose mutexes guard mine */
+    for (int m = 0; m < count_of(guard, shift); m++)
+        CHECK(ctr[me][m] == np * K, "exclusion (shift %d, fence %d): counter %d on %d is %d, "
+              "expected %d", shift, fence, m, me, ctr[me][m], np * K);
     ARMCI_Free(ctr[me]);
     free(ctr);
     ARMCI_Destroy_mutexes();
@@ -334,7 +343,8 @@ int main(int argc, char **argv)
         return 0;
     }
     for (int shift = 0; shift < MAXM; shift++)
-        test_exclusion(shift);
+        for (int fence = 1; fence >= 0; fence--)
+            test_exclusion(shift, fence);
     STAGE("test_nested();");
     test_nested();
     STAGE("test_fairness();");
