@@ -23,7 +23,7 @@ static int init(const char *call, int armci_requested, MPI_Comm comm)
         armcii_state.init_count++;
         return 0;
     }
-    armcii_common_init(armci_requested, comm);
+    armcii_common_init(call, armci_requested, comm);
     armcii_gmr_init();
     armcii_msg_init();
     armcii_mutex_init();

@@ -97,7 +97,7 @@ int armcii_mpi_start(const char *call, int *argc, char ***argv);
 void armcii_mpi_end(void);
 
 /* Library bring-up and teardown of this module (common_init.c). */
-void armcii_common_init(int requested, MPI_Comm comm);
+void armcii_common_init(const char *call, int requested, MPI_Comm comm);
 void armcii_common_finalize(void);
 
 /* ---- errors and logging (common_error.c) ---- */

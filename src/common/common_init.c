@@ -47,14 +47,13 @@ static void read_config(const char *call)
     }
 }
 
-void armcii_common_init(int requested, MPI_Comm comm)
+void armcii_common_init(const char *call, int requested, MPI_Comm comm)
 {
-    static const char call[] = "ARMCI_Init";
     int inited = 0, finalized = 0;
     MPI_Initialized(&inited);
     MPI_Finalized(&finalized);
     if (!inited || finalized)
-        armcii_error(call, "MPI must be initialized (and not finalized) before ARMCI_Init");
+        armcii_error(call, "MPI must be initialized (and not finalized) before %s", call);
     MPI_Query_thread(&armcii_state.thread_level);
     if (armcii_state.thread_level < requested)
         armcii_error(call, "thread level %d requested but MPI provides only %d", requested,
