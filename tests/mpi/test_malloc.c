@@ -8,6 +8,31 @@
 
 #define NREG 40
 
+/* Freed local blocks are reused (src/gmr/gmr_local.c: GA's GA_Dgemm takes
+ * and frees a 40 MB buffer per call): the same size comes back at once, a
+ * much smaller request does not take a large block, and every block stays
+ * usable and distinct while live. */
+static void test_local_reuse(void)
+{
+    size_t big = (size_t)40 << 20;
+    char *a = ARMCI_Malloc_local(big);
+    memset(a, 1, big);
+    ARMCI_Free_local(a);
+    char *b = ARMCI_Malloc_local(big);
+    CHECK(b == a, "a freed %zu-byte local block was not reused (%p, then %p)", big,
+          (void *)a, (void *)b);
+    char *c = ARMCI_Malloc_local(64);
+    CHECK(c != b, "a live block was handed out twice");
+    ARMCI_Free_local(b);
+    char *d = ARMCI_Malloc_local(100);
+    CHECK(d != b, "a 100-byte request took the cached %zu-byte block", big);
+    memset(d, 2, 100);
+    memset(c, 3, 64);
+    CHECK(c[63] == 3 && d[99] == 2, "two live small blocks overlap");
+    ARMCI_Free_local(c);
+    ARMCI_Free_local(d);
+}
+
 int main(int argc, char **argv)
 {
     int me, np;
@@ -75,6 +100,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 1000; i++)
         loc[i] = i;
     CHECK(ARMCI_Free_local(loc) == 0, "Free_local");
+    test_local_reuse();
 
     /* A region left allocated on purpose: Finalize frees it collectively. */
     ARMCI_Malloc(z, 128);
