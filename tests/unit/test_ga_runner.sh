@@ -24,6 +24,30 @@ printf '#!/bin/sh\nsleep 30\n' >"$serial"
 (cd "${TMPDIR:-/tmp}/ga_runner.$$" && GA_TEST_TIMEOUT=1 sh "$runner" ma/t.x)
 rc=$?
 expect "a hang ends in the time limit" "$rc" 124
+
+# the pieces ga.sh and nwchem.sh share: each mode's environment and process
+# count, and the check of GA's optional ARMCI functions
+apps=$(dirname "$runner")
+. "$apps/modes.sh"
+. "$apps/ga-src.sh"
+mode_env vn2 4 armci
+expect "vn2" "$ARMCI_NODE_LOCAL $ARMCI_VIRTUAL_NODE_SIZE $mode_np" "on 2 4"
+mode_env ghost-auto 4 armci
+expect "ghost-auto" "$ARMCI_VIRTUAL_NODE_SIZE $ARMCI_GHOSTS_PER_NODE $ARMCI_GHOST_ASYNC $mode_np ${ARMCI_NODE_LOCAL:-unset}" \
+    "2 1 auto 6 unset"
+mode_env native 4 mpi-pr
+expect "MPI-PR's progress rank" "$mode_np ${ARMCI_GHOST_ASYNC:-unset}" "5 unset"
+mode_env bogus 4 armci 2>/dev/null
+expect "an unknown mode" "$?" 2
+h=${TMPDIR:-/tmp}/ga_runner.$$/config.h
+for f in GROUP_COMM INITIALIZED STRIDE_INFO_INIT NOTIFY MSG_INIT MSG_FINALIZE; do
+    echo "#define HAVE_ARMCI_$f 1"
+done >"$h"
+ga_check_optional "$h" >/dev/null
+expect "all six found" "$?" 0
+sed -i 's/^#define HAVE_ARMCI_NOTIFY 1/\/* #undef HAVE_ARMCI_NOTIFY *\//' "$h"
+out=$(ga_check_optional "$h" 2>&1)
+expect "one missing" "$?:$out" "1:GA's configure did not find: NOTIFY ($h)"
 rm -rf "${TMPDIR:-/tmp}/ga_runner.$$"
 [ $fail -eq 0 ] && echo "PASS test_ga_runner"
 exit $fail

@@ -29,14 +29,8 @@
 # function.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-runtime=armci mpi=ompi modes="" nprocs=4 check=1 jobs=$(nproc) tests=""
-while getopts r:m:M:n:T:Bj: opt; do
-    case $opt in
-    r) runtime=$OPTARG ;; m) mpi=$OPTARG ;; M) modes=$OPTARG ;;
-    n) nprocs=$OPTARG ;; T) tests=$OPTARG ;; B) check=0 ;; j) jobs=$OPTARG ;;
-    *) sed -n '10,29p' "$0"; exit 2 ;;
-    esac
-done
+. "$here/modes.sh"
+app_options 10,29 "$@"
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { sed -n '10,29p' "$0"; exit 2; }
 ga_src=$(cd "$1" && pwd)
@@ -51,6 +45,7 @@ mpi-ts | mpi-pr) ;;
 esac
 
 . "$here/mpi-env.sh"
+. "$here/ga-src.sh"
 mpi_env "$mpi"
 
 work=${GA_WORK:-$HOME/.cache/libarmci-apps}
@@ -61,16 +56,7 @@ build=$work/build-$tag
 mkdir -p "$work"
 
 # A private copy of the tree, regenerated once (GA_SRC stays untouched).
-if [ ! -x "$src/configure" ] || [ "$ga_src" -nt "$src/.copied" ]; then
-    rm -rf "$src" && mkdir -p "$src"
-    (cd "$ga_src" && tar -cf - --exclude=.git .) | (cd "$src" && tar -xf -)
-    if [ ! -x "$src/configure" ]; then
-        echo "ga.sh: regenerating GA's configure (autoreconf -fi)"
-        (cd "$src" && autoreconf -fi >autoreconf.log 2>&1) ||
-            { tail -20 "$src/autoreconf.log"; exit 1; }
-    fi
-    touch "$src/.copied"
-fi
+ga_copy "$ga_src" "$src"
 
 case $runtime in
 armci | ghost) net="--with-armci=$armci_prefix" ;;
@@ -94,15 +80,8 @@ if [ ! -f "$build/.built" ]; then
 fi
 echo "ga.sh: GA $ver ($runtime, $mpi_tag) built in $(cat "$build/.built") s: $build/install"
 
-# GA's configure probes six optional ARMCI functions; a drop-in ARMCI must
-# provide all of them (GA falls back to slower or missing features).
 if [ "$runtime" = armci ] || [ "$runtime" = ghost ]; then
-    missing=""
-    for f in GROUP_COMM INITIALIZED STRIDE_INFO_INIT NOTIFY MSG_INIT MSG_FINALIZE; do
-        grep -q "^#define HAVE_ARMCI_$f 1" "$build/config.h" || missing="$missing $f"
-    done
-    [ -z "$missing" ] || { echo "ga.sh: GA's configure did not find:$missing" >&2; exit 1; }
-    echo "ga.sh: GA's configure found all six optional ARMCI functions"
+    ga_check_optional "$build/config.h" || exit 1
 fi
 [ "$check" = 1 ] || exit 0
 
@@ -111,18 +90,8 @@ fi
 esac
 status=0
 for mode in $modes; do
-    np=$nprocs
-    unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE
-    case $mode in
-    on | off) export ARMCI_NODE_LOCAL=$mode ;;
-    vn2) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=2 ;;
-    ghost-on | ghost-off | ghost-auto)
-        export ARMCI_VIRTUAL_NODE_SIZE=$((nprocs / 2)) ARMCI_GHOSTS_PER_NODE=1 \
-            ARMCI_GHOST_ASYNC=${mode#ghost-}
-        np=$((nprocs + 2)) ;;
-    native) [ "$runtime" = mpi-pr ] && np=$((nprocs + 1)) ;;
-    *) echo "ga.sh: unknown mode $mode" >&2; exit 2 ;;
-    esac
+    mode_env "$mode" "$nprocs" "$runtime" || exit 2
+    np=$mode_np
     logs=$work/logs-$tag/$mode
     rm -rf "$logs" && mkdir -p "$logs" && touch "$logs/.start"
     set -- # a TESTS override that keeps its spaces

@@ -1,0 +1,39 @@
+# Sourced by tools/apps scripts: mode_env MODE NPROCS RUNTIME sets the
+# library's environment for one transport mode and puts the number of
+# processes to launch in mode_np.  MODE: on, off (ARMCI_NODE_LOCAL), vn2
+# (virtual nodes of 2), ghost-on, ghost-off, ghost-auto (2 virtual nodes of
+# NPROCS/2 users + 1 ghost each, ARMCI_GHOST_ASYNC), native (a GA runtime;
+# MPI-PR adds its progress rank).
+mode_env() {
+    mode_np=$2
+    unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE
+    case $1 in
+    on | off) export ARMCI_NODE_LOCAL=$1 ;;
+    vn2) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=2 ;;
+    ghost-on | ghost-off | ghost-auto)
+        export ARMCI_VIRTUAL_NODE_SIZE=$(($2 / 2)) ARMCI_GHOSTS_PER_NODE=1 \
+            ARMCI_GHOST_ASYNC=${1#ghost-}
+        mode_np=$(($2 + 2)) ;;
+    native) [ "$3" = mpi-pr ] && mode_np=$(($2 + 1)) ;;
+    *) echo "mode_env: unknown mode $1" >&2; return 2 ;;
+    esac
+}
+
+# app_options LINES "$@": the options ga.sh and nwchem.sh share (-r
+# runtime, -m MPI, -M modes, -n processes, -T tests, -B build only, -j
+# jobs); sets runtime mpi modes nprocs tests check jobs, leaves OPTIND for
+# the caller's shift, and prints lines LINES of $0 (its usage) on a bad
+# option.
+app_options() {
+    usage_lines=$1
+    shift
+    runtime=armci mpi=ompi modes="" nprocs=4 check=1 jobs=$(nproc) tests=""
+    OPTIND=1
+    while getopts r:m:M:n:T:Bj: opt; do
+        case $opt in
+        r) runtime=$OPTARG ;; m) mpi=$OPTARG ;; M) modes=$OPTARG ;;
+        n) nprocs=$OPTARG ;; T) tests=$OPTARG ;; B) check=0 ;; j) jobs=$OPTARG ;;
+        *) sed -n "${usage_lines}p" "$0"; exit 2 ;;
+        esac
+    done
+}
