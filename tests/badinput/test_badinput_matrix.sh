@@ -32,7 +32,10 @@ for np in $launches; do
     out=$(MX_CAPTURE_DIR=$capdir timeout -k 5 200 $runner "$np" $MPI_MCA "$prog" 2>&1 </dev/null)
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
-    summary=$(printf '%s\n' "$out" | grep '^matrix (rank 0 of')
+    # anywhere in a line: MPICH's hydra merges the ranks' output in chunks
+    # that can split a line (a fragment of another rank's line once stood
+    # before the summary, CI)
+    summary=$(printf '%s\n' "$out" | grep -o 'matrix (rank 0 of [0-9]*): .*' | head -1)
     printf '%s\n' "$out" | grep '^FAIL'
     if [ -z "$summary" ]; then
         last=$(printf '%s\n' "$out" | grep '^run ' | tail -1)
