@@ -7,7 +7,7 @@ ompi_osc_list() {
     if [ -n "${OMPI_OSC-}" ]; then
         echo $OMPI_OSC
     else
-        ompi_info --parsable 2>/dev/null | sed -n 's/^mca:osc:\([a-z0-9_]*\):.*/\1/p' | sort -u | tr '\n' ' '
+        ${MPI_BINDIR:+$MPI_BINDIR/}ompi_info --parsable 2>/dev/null | sed -n 's/^mca:osc:\([a-z0-9_]*\):.*/\1/p' | sort -u | tr '\n' ' '
     fi
 }
 

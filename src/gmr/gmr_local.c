@@ -9,8 +9,8 @@
  * (gai_get_armci_memory) and frees it after, thousands of times in one
  * NWChem DFT run.  A fresh MPI_Alloc_mem each time costs an mmap, page
  * faults and, on networks that register it, a registration; under glibc's
- * MALLOC_PERTURB_ (NWChem's QA scripts set it) also a 40 MB memset per call:
- * the QA test dft_he2+ took 46 s on 4 processes instead of 4 s.
+ * MALLOC_PERTURB_ (NWChem's QA scripts set it) also a 40 MB memset per call
+ * (measured effect: docs/ga-nwchem.md, "NWChem").
  * Threads: the set and the cache are locked in MPI_THREAD_MULTIPLE runs.
  */
 #include <stdint.h>

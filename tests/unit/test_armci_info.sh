@@ -52,11 +52,12 @@ case $lib in
 "") bad "MPI library version line empty" ;;
 "Open MPI v"*)
     grep -Eq '^ +identified as +: Open MPI [0-9]' "$tmp/out" || bad "Open MPI not identified"
-    want=$(ompi_info --version 2>/dev/null | sed -n 's/^\(Open MPI v[^ ]*\).*/\1/p' | head -1)
+    want=$(${MPI_BINDIR:+$MPI_BINDIR/}ompi_info --version 2>/dev/null | sed -n 's/^\(Open MPI v[^ ]*\).*/\1/p' | head -1)
     case $lib in "$want"*) ;; *) bad "version '$lib' but ompi_info says '$want'" ;; esac ;;
 "MPICH Version: "*)
     grep -Eq '^ +identified as +: MPICH [0-9]' "$tmp/out" || bad "MPICH not identified"
-    want=$( (mpichversion.mpich || mpichversion) 2>/dev/null |
+    want=$( (${MPI_BINDIR:+$MPI_BINDIR/}mpichversion.mpich ||
+             ${MPI_BINDIR:+$MPI_BINDIR/}mpichversion) 2>/dev/null |
             sed -n 's/^MPICH Version:[[:space:]]*//p' | head -1)
     [ -z "$want" ] || [ "$lib" = "MPICH Version: $want" ] ||
         bad "version '$lib' but mpichversion says '$want'" ;;
