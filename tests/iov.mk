@@ -2,7 +2,7 @@
 # method through tests/mpi/test_iov_methods.sh, the conflict tree and the
 # strided iterator as unit tests, and the Open MPI indexed-accumulate probe.
 MPI_TESTS += tests/mpi/test_strided tests/mpi/test_vector
-MPI_SHELL_TESTS += tests/mpi/test_iov_methods.sh tests/mpi/test_ompi_indexed_acc.sh
+MPI_SHELL_TESTS += tests/mpi/test_iov_methods.sh
 UNIT_TESTS += tests/unit/test_avl tests/unit/test_strided_iter
 check_PROGRAMS += tests/mpi/ompi_indexed_acc_repro
 tests_mpi_test_strided_LDADD = $(TEST_LIBS)
