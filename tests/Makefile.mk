@@ -13,6 +13,9 @@ MPI_TESTS = \
 	tests/mpi/test_optional \
 	tests/mpi/test_threads \
 	tests/mpi/test_init_args
+# tests/mpi/osc_usable answers whether an Open MPI osc component creates
+# windows here (tests/ompi_only.sh caches it in tests/osc-usable.*).
+CLEANFILES += tests/osc-usable.*
 # MPI_PROBE_TESTS run the pure-MPI reproducers of the MPI bugs the library
 # works around (none links libarmci): they test the MPI, so the sanitizer
 # build and distcheck leave them out (RUN_MPI_PROBES=), the check stage
@@ -20,7 +23,7 @@ MPI_TESTS = \
 # scripts stay in the tarball through EXTRA_DIST either way.
 MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
-	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh
+	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh $(RUN_MPI_PROBES)
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
@@ -41,7 +44,7 @@ include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
-	tests/mpi/mpich_small_win_repro tests/mpi/exit0_repro
+	tests/mpi/mpich_small_win_repro tests/mpi/exit0_repro tests/mpi/osc_usable
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/ompi_only.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)

@@ -11,8 +11,28 @@ ompi_osc_list() {
     fi
 }
 
+# Whether Open MPI's osc component $1 creates windows on this host
+# (tests/mpi/osc_usable.c): listed by ompi_info is not enough, Open MPI
+# 5.0's osc/ucx over a UCX without RMA transports refuses every window.
+# Measured once per build directory (TESTS_BUILDDIR/osc-usable.$1), so that
+# tests do not each pay a launch; the file holds the probe's answer line.
+# Two processes: 4.1's osc/rdma creates no window for one (no RDMA to self).
+ompi_osc_usable() {
+    _dir=${TESTS_BUILDDIR:-tests}
+    _cache=$_dir/osc-usable.$1
+    if [ ! -s "$_cache" ]; then
+        _out=$(timeout -k 5 60 ${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n} 2 \
+               --mca osc "$1" "$_dir/mpi/osc_usable" 2>&1)
+        _ans=$(printf '%s\n' "$_out" | grep -E '^(YES|NO)' | head -1)
+        [ -n "$_ans" ] ||
+            _ans="NO: the probe gave no answer: $(printf '%s\n' "$_out" | grep -v '^ *$' | tail -1)"
+        printf '%s\n' "$_ans" > "$_cache.$$" && mv -f "$_cache.$$" "$_cache"
+    fi
+    case $(cat "$_cache") in YES*) return 0 ;; *) return 1 ;; esac
+}
+
 # Skip (77) unless the MPI under test is Open MPI and has osc component $1
-# (when given).
+# (when given), and that component creates windows here.
 ompi_only() {
     if [ "${MPI_FLAVOR:-openmpi}" != openmpi ]; then
         echo "SKIP: Open MPI probe; this MPI is $MPI_FLAVOR"; exit 77
@@ -22,6 +42,10 @@ ompi_only() {
     *" $1 "*) ;;
     *) echo "SKIP: this Open MPI has no osc/$1"; exit 77 ;;
     esac
+    if ! ompi_osc_usable "$1"; then
+        echo "SKIP: osc/$1 is listed but creates no window here ($(cat "${TESTS_BUILDDIR:-tests}/osc-usable.$1"))"
+        exit 77
+    fi
 }
 
 # Runs a reproducer whose bug is a hang (tests/mpi/repro_watchdog.h):

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <mpi.h>
 
 static int tu_failures;
@@ -41,6 +42,26 @@ static inline int tu_iters(int n)
     const char *s = getenv("TEST_ITER_DIV");
     int d = s ? atoi(s) : 1;
     return d > 1 ? (n + d - 1) / d : n;
+}
+
+/* Whether a put between (virtual) nodes in this run completes only when
+ * the target calls MPI, so a target waiting with plain loads for data must
+ * also drive progress.  Measured with armci-info --probe and
+ * tests/mpi/rma_target_progress_repro.c (docs/mpi-notes.md): Open MPI 4.1
+ * osc/pt2pt, MPICH 4.x, and Open MPI 5.0's osc/rdma (without an RDMA BTL it
+ * emulates put/get with messages).  Open MPI 4.1's osc/rdma and osc/ucx
+ * move put data without the target. */
+static inline int tu_put_needs_target(void)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0, major = 0;
+    const char *mode = getenv("ARMCI_TEST_MODE"), *p;
+    MPI_Get_library_version(lib, &len);
+    if (strstr(lib, "MPICH") || (mode && !strcmp(mode, "pt2pt")))
+        return 1;
+    if ((p = strstr(lib, "Open MPI v")) && sscanf(p + 10, "%d", &major) == 1)
+        return major >= 5;
+    return 1; /* another MPI: assume the worst */
 }
 
 /* Agree on the result; rank 0 prints the line; returns the exit code. */

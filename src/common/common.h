@@ -187,11 +187,14 @@ static inline void armcii_unlock(armcii_lock_t *l)
 enum { ARMCII_MPI_OTHER = 0, ARMCII_MPI_OMPI, ARMCII_MPI_MPICH };
 typedef struct {
     int impl;                /* ARMCII_MPI_* */
-    int major, minor;        /* of the implementation (Open MPI 4.1 -> 4, 1) */
+    int major, minor, release; /* of the implementation (Open MPI 4.1.4 -> 4, 1, 4) */
     char library[128];       /* first line of MPI_Get_library_version */
 } armcii_mpi_id_t;
 /* Who we run on; PMPI only, so it is safe inside the ghost layer's MPI_Init. */
 const armcii_mpi_id_t *armcii_mpi_id(void);
+/* Whether strided/vector accumulates go one contiguous MPI_Accumulate per
+ * block: the ACC_DTYPE_SPLIT quirk, unless ARMCI_ACC_DTYPE_SPLIT forces it. */
+int armcii_acc_split(void);
 
 /* One-sided components, as far as they can be told apart. */
 enum { ARMCII_OSC_UNKNOWN = 0, ARMCII_OSC_SM, ARMCII_OSC_RDMA, ARMCII_OSC_PT2PT,

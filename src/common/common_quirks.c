@@ -17,7 +17,7 @@ static struct {
     int have_id;
     armcii_mpi_id_t id;
     int quirks;              /* -1 until decided */
-} q_state = {0, {0, 0, 0, ""}, -1};
+} q_state = {0, {0, 0, 0, 0, ""}, -1};
 
 /* The one version parser: "Open MPI v4.1.4, ..." or "MPICH Version: 4.0.2 ...". */
 static void parse_id(const char *lib, armcii_mpi_id_t *id)
@@ -25,15 +25,16 @@ static void parse_id(const char *lib, armcii_mpi_id_t *id)
     const char *p;
     id->impl = ARMCII_MPI_OTHER;
     id->major = id->minor = -1;
+    id->release = 0; /* "4.1" alone is 4.1.0 */
     if ((p = strstr(lib, "Open MPI v"))) {
         id->impl = ARMCII_MPI_OMPI;
-        sscanf(p + strlen("Open MPI v"), "%d.%d", &id->major, &id->minor);
+        sscanf(p + strlen("Open MPI v"), "%d.%d.%d", &id->major, &id->minor, &id->release);
     } else if ((p = strstr(lib, "MPICH Version:"))) {
         id->impl = ARMCII_MPI_MPICH;
         p += strlen("MPICH Version:");
         while (*p == ' ' || *p == '\t')
             p++;
-        sscanf(p, "%d.%d", &id->major, &id->minor);
+        sscanf(p, "%d.%d.%d", &id->major, &id->minor, &id->release);
     }
     size_t n = strcspn(lib, "\n");
     if (n >= sizeof id->library)
@@ -88,18 +89,31 @@ int armcii_quirks(void)
         return q_state.quirks;
     const armcii_mpi_id_t *id = armcii_mpi_id();
     int q = 0;
-    /* Open MPI 4.x is reported to lose MPI_Accumulate updates when the
-     * target datatype is indexed (the reason other ARMCI-over-MPI libraries
-     * force one operation per block there).  The pure-MPI probe
-     * tests/mpi/ompi_indexed_acc_repro.c did NOT lose updates with 4.1.4 on
-     * one node (osc rdma, pt2pt and sm), but the reports concern network
-     * transports we cannot test here, so accumulates are split into one
-     * contiguous operation per block on Open MPI < 5; puts and gets keep
-     * their derived datatypes. */
-    if (id->impl == ARMCII_MPI_OMPI && id->major < 5)
+    /* Open MPI up to 4.0.0 applied accumulates with derived datatypes
+     * wrongly (open-mpi/ompi#6275, e.g. MPI_REPLACE for MPI_SUM; fixed in
+     * 4.0.1 and the 3.x backports by ompi#6327-6329).  The pure-MPI probe
+     * tests/mpi/ompi_indexed_acc_repro.c lost no update with 4.1.4 (osc
+     * rdma, pt2pt, sm, ucx) nor 5.0.10 (rdma, sm) on one node, so only those
+     * old releases split strided/vector accumulates into one contiguous
+     * operation per block; ARMCI_ACC_DTYPE_SPLIT=on forces the split
+     * elsewhere (a network transport nobody measured). */
+    if (id->impl == ARMCII_MPI_OMPI &&
+        (id->major < 4 || (id->major == 4 && id->minor == 0 && id->release < 1)))
         q |= ARMCII_QUIRK_ACC_DTYPE_SPLIT;
     q_state.quirks = q;
     return q;
+}
+
+int armcii_acc_split(void)
+{
+    switch (armcii_state.cfg.acc_dtype_split) {
+    case 1:
+        return 1;
+    case 2:
+        return 0;
+    default:
+        return (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT) != 0;
+    }
 }
 
 int armcii_win_quirks(MPI_Win win)
@@ -178,8 +192,8 @@ void armcii_quirks_log(void)
 {
     const armcii_mpi_id_t *id = armcii_mpi_id();
     int q = armcii_quirks();
-    armcii_log(1, "MPI: %s (%s %d.%d); quirks: acc_dtype_split=%s", id->library,
+    armcii_log(1, "MPI: %s (%s %d.%d.%d); quirks: acc_dtype_split=%s", id->library,
                id->impl == ARMCII_MPI_OMPI ? "Open MPI"
                : id->impl == ARMCII_MPI_MPICH ? "MPICH" : "other",
-               id->major, id->minor, (q & ARMCII_QUIRK_ACC_DTYPE_SPLIT) ? "on" : "off");
+               id->major, id->minor, id->release, armcii_acc_split() ? "on" : "off");
 }

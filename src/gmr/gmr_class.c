@@ -10,7 +10,7 @@
 /* Facts per component, measured with tests/mpi/rma_target_progress_repro.c
  * and armci-info --probe (a target computing outside MPI; docs/mpi-notes.md):
  * Open MPI 4.1 osc/pt2pt and MPICH 4.0 ch4 complete every class only when
- * the target calls MPI; osc/rdma moves contiguous put/get data by hardware
+ * the target calls MPI; Open MPI 4.1's osc/rdma moves contiguous put/get data by hardware
  * or shared memory while fetch-and-op waits, and its accumulates are served by the target's
  * progress engine on transports without network atomics, so both go to
  * ghosts.  osc/ucx does the same on windows over memory it allocated, but
@@ -32,7 +32,11 @@ unsigned armcii_gmr_software_classes(int osc)
     case ARMCII_OSC_UCX:
         return ALL;
     case ARMCII_OSC_RDMA:
-        return ATOMICS;
+        /* Open MPI 5.0's osc/rdma without an RDMA-capable BTL (one node:
+         * btl/sm, whose put/get it emulates with active messages) needs the
+         * target for every class, put and get included (armci-info --probe
+         * with 5.0.10, docs/mpi-notes.md). */
+        return armcii_mpi_id()->major >= 5 ? ALL : ATOMICS;
     case ARMCII_OSC_SM:
         return 0;
     default:

@@ -144,7 +144,7 @@ static const struct {
     const char *action;
 } quirk_rows[] = {
     {ARMCII_QUIRK_ACC_DTYPE_SPLIT, "ACC_DTYPE_SPLIT", 0, -1,
-     "Open MPI < 5: reported to lose accumulate updates on indexed target datatypes",
+     "Open MPI <= 4.0.0: applies accumulates with derived datatypes wrongly (ompi#6275)",
      "strided/vector accumulates are issued as one contiguous MPI_Accumulate per block "
      "(puts and gets keep derived datatypes); tests/mpi/ompi_indexed_acc_repro.c"},
     {ARMCII_QUIRK_WIN_POKE, "WIN_POKE", 1, -1,
@@ -170,7 +170,10 @@ static const char *in_force(int i)
 {
     int bit = quirk_rows[i].bit;
     if (bit == ARMCII_QUIRK_ACC_DTYPE_SPLIT)
-        return armcii_quirks() & bit ? "yes" : "no";
+        return armcii_state.cfg.acc_dtype_split == 1   ? "yes (ARMCI_ACC_DTYPE_SPLIT=on)"
+               : armcii_state.cfg.acc_dtype_split == 2 ? "no (ARMCI_ACC_DTYPE_SPLIT=off)"
+               : armcii_quirks() & bit                 ? "yes"
+                                                       : "no";
     if (bit == ARMCII_QUIRK_WIN_POKE)
         return armcii_gmr_facts().poke ? "yes" : "no (until a region's window needs it)";
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)

@@ -353,9 +353,8 @@ static void run_direct(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
         run_fallback(op, seq, "DIRECT", &method_conservative, "overlapping segments");
     } else if (t.direct) {
         run_fallback(op, seq, "DIRECT", &method_batched, "node-local target");
-    } else if (op->kind == ARMCII_IOV_ACC &&
-               (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT)) {
-        run_fallback(op, seq, "DIRECT", &method_batched, "acc_dtype_split quirk");
+    } else if (op->kind == ARMCII_IOV_ACC && armcii_acc_split()) {
+        run_fallback(op, seq, "DIRECT", &method_batched, "acc_dtype_split");
     } else {
         armcii_log(3, "%s: IOV method DIRECT, %ld segments of %d bytes to %d", op->call,
                    seq->n, seq->bytes, op->proc);

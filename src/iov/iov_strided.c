@@ -131,8 +131,7 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     armcii_iov_strided_extent(levels, count, rstride, &lo, &hi);
     armcii_target_t t;
     int in_slice = armcii_iov_xlate(op, rem + lo, (size_t)(hi - lo), 0, &t) == 0;
-    int split = op->kind == ARMCII_IOV_ACC &&
-                (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT);
+    int split = op->kind == ARMCII_IOV_ACC && armcii_acc_split();
     int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.all_local);
     /* The written side's blocks may not overlap in one MPI datatype: the
      * target's for put and accumulate, the origin's for get. */
@@ -144,7 +143,7 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
          * segment), a datatype MPI would mishandle, or overlapping target
          * blocks (not allowed in one MPI datatype): one op per block. */
         armcii_log(3, "%s: strided method DIRECT -> IOV (%s), %ld blocks", op->call,
-                   !in_slice ? "not one slice" : split ? "acc quirk" : overlap ? "overlap" : "few blocks",
+                   !in_slice ? "not one slice" : split ? "acc_dtype_split" : overlap ? "overlap" : "few blocks",
                    nseg);
         strided_as_iov(op, loc, lstride, rem, rstride, count, levels, nseg,
                        in_slice && !overlap ? ARMCII_IOV_BATCHED : ARMCII_IOV_CONSRV);

@@ -101,7 +101,10 @@ for s in $scenarios; do
     if [ $rc -eq 0 ] || [ "$late" = 1 ]; then
         echo "FAIL $what: exit status $rc ${dt} s after the kill (limit $limit s)"
         fail=1
-    elif ! grep -qE "$named" "$tmp/out" || ! grep -qE "$signal" "$tmp/out"; then
+    # matched on the output as one line: Open MPI 5's prterun wraps its
+    # "... exited on" / "signal 9 (Killed)." over two
+    elif ! tr '\n' ' ' <"$tmp/out" | grep -qE "$named" ||
+         ! tr '\n' ' ' <"$tmp/out" | grep -qE "$signal"; then
         echo "FAIL $what: no message names the death of pid $vpid (launcher rank $vrank); output:"
         grep -v 'Wrote -1\|Read -1' "$tmp/out" | head -16
         fail=1

@@ -59,5 +59,13 @@ run test_strided 'strided method DIRECT' ARMCI_STRIDED_METHOD=DIRECT ARMCI_IOV_M
 run test_vector 'IOV method BATCHED,' ARMCI_IOV_METHOD=BATCHED ARMCI_IOV_BATCHED_LIMIT=3
 run test_strided 'IOV method BATCHED,' ARMCI_STRIDED_METHOD=IOV ARMCI_IOV_METHOD=BATCHED \
     ARMCI_IOV_BATCHED_LIMIT=5
+# ARMCI_ACC_DTYPE_SPLIT: "on" issues a remote strided accumulate as one
+# contiguous accumulate per block, "off" as one datatype accumulate (the
+# node-local path of mode "on" uses neither)
+case ${ARMCI_TEST_MODE:-on} in
+on) ;;
+*) run test_strided 'ARMCI_AccS: strided method DIRECT -> IOV \(acc_dtype_split\)' ARMCI_ACC_DTYPE_SPLIT=on
+   run test_strided 'ARMCI_AccS: strided method DIRECT, [0-9]+ blocks' ARMCI_ACC_DTYPE_SPLIT=off ;;
+esac
 echo "iov methods: $((n - fail)) of $n runs passed"
 [ $fail -eq 0 ]

@@ -16,11 +16,12 @@ np=${NPROCS:-4}
 broken="" ran=0 failed=""
 osc_list=$(ompi_osc_list)
 # osc component | window kinds (sm only serves shared-memory windows).  A
-# component this Open MPI does not have is left out; any other launch that
+# component this Open MPI does not have, or that creates no window here, is
+# left out; any other launch that
 # does not run to an answer (0 = correct, 2 = lost updates) fails the test:
 # a probe that never ran proves nothing.
 for c in "default|allocate create shared" "rdma|allocate create" "pt2pt|allocate create" \
-         "sm|shared"; do
+         "ucx|allocate create" "sm|shared"; do
     osc=${c%%|*}
     mca=""
     if [ "$osc" != default ]; then
@@ -28,6 +29,9 @@ for c in "default|allocate create shared" "rdma|allocate create" "pt2pt|allocate
         *" $osc "*) ;;
         *) echo "osc/$osc: not in this Open MPI; left out"; continue ;;
         esac
+        if [ "$osc" != sm ] && ! ompi_osc_usable "$osc"; then
+            echo "osc/$osc: creates no window here; left out"; continue
+        fi
         mca="--mca osc $osc"
     fi
     for w in ${c#*|}; do

@@ -267,11 +267,9 @@ static void test_edges(void **ptr)
     ARMCI_PutS_flag(buf, ss, area, ss, cc, 1, flags + me, 7, t);
     volatile int *mine = (int *)((char *)ptr[me] + (size_t)np * AREA);
     int from = (me + np - 1) % np;
-    /* GA's target spins with plain loads.  osc pt2pt and MPICH 4.0 need
-     * the target to progress before the origin's fence can finish
-     * (tests/mpi/rma_target_progress_repro.c), so only there poll. */
-    const char *mode = getenv("ARMCI_TEST_MODE"), *mpi = getenv("MPI_FLAVOR");
-    int poll = (mode && !strcmp(mode, "pt2pt")) || (mpi && !strcmp(mpi, "mpich"));
+    /* GA's target spins with plain loads.  Where the origin's fence needs
+     * the target to progress (tu_put_needs_target), only there poll. */
+    int poll = tu_put_needs_target();
     for (long spins = 0; mine[from] != 7; spins++)
         if (poll && spins % 1024 == 0)
             ARMCIX_Progress();

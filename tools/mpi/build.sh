@@ -48,6 +48,12 @@ mpich43)
         [ -n "$(ls -A "$src/modules/$m" 2>/dev/null)" ] || die "$src lacks modules/$m"
     done
     netmod=${MPICH_NETMOD:-ucx}
+    # Submodules left empty (Debian's packages replace them) must not exist:
+    # autogen.sh copies modules/hwloc into hydra and runs its autogen when
+    # the directory is there, empty or not.
+    for m in hwloc ucx libfabric mydef_boot; do
+        rmdir "$src/modules/$m" 2>/dev/null || true
+    done
     step autogen ./autogen.sh -without-hwloc -without-ucx -without-ofi
     step configure ./configure --prefix="$prefix" \
         --with-device=ch4:"$netmod" --with-hwloc=/usr \
