@@ -17,6 +17,8 @@ case ${MPI_FLAVOR:-openmpi} in
 mpich) fc=mpif90.mpich cc=mpicc.mpich ;;
 *) fc=mpifort cc=mpicc ;;
 esac
+# the Fortran wrapper of the MPI under test (configure: MPIFC_TESTS)
+fc=${MPIFC:-$fc}
 command -v $fc >/dev/null || { echo "SKIP: no Fortran MPI compiler ($fc)"; exit 77; }
 # GA's Fortran API takes the integer size GA was built with (Debian:
 # -fdefault-integer-8); its untyped buffer arguments need gfortran >= 10's

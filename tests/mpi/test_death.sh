@@ -71,14 +71,15 @@ for s in $scenarios; do
     left=$(left_procs $s "$tag")
     [ -n "$left" ] && kill -9 $left 2>/dev/null
     ls -A /dev/shm | sort >"$tmp/after"
-    kline=$(grep -m1 '^death: killing' "$tmp/out")
+    # -a: Open MPI 5's output there can hold bytes that make grep call it binary
+    kline=$(grep -a -m1 '^death: killing' "$tmp/out")
     jobid=$(sed -n 's/^death: .*jobid \([0-9][0-9]*\)$/\1/p' "$tmp/out" | head -1)
     hex=$([ -n "$jobid" ] && printf '%x' "$jobid")
     shm=$(shm_left "$tmp/before" "$tmp/after" "${hex:-none}")
     what="death $s ($flavor, $build build)"
     if [ -z "$kline" ]; then
         echo "FAIL $what: the victim was never killed (exit status $rc); output:"
-        grep -v 'Wrote -1\|Read -1' "$tmp/out" | head -12
+        grep -av 'Wrote -1\|Read -1' "$tmp/out" | head -12
         fail=1
         continue
     fi
@@ -103,10 +104,10 @@ for s in $scenarios; do
         fail=1
     # matched on the output as one line: Open MPI 5's prterun wraps its
     # "... exited on" / "signal 9 (Killed)." over two
-    elif ! tr '\n' ' ' <"$tmp/out" | grep -qE "$named" ||
-         ! tr '\n' ' ' <"$tmp/out" | grep -qE "$signal"; then
+    elif ! tr '\n' ' ' <"$tmp/out" | grep -aqE "$named" ||
+         ! tr '\n' ' ' <"$tmp/out" | grep -aqE "$signal"; then
         echo "FAIL $what: no message names the death of pid $vpid (launcher rank $vrank); output:"
-        grep -v 'Wrote -1\|Read -1' "$tmp/out" | head -16
+        grep -av 'Wrote -1\|Read -1' "$tmp/out" | head -16
         fail=1
     fi
     if [ -n "$left" ]; then

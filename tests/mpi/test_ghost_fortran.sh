@@ -20,10 +20,8 @@ if ! grep -q 'ARMCII_GHOSTS 1' "$top/src/config.h" 2>/dev/null; then
 fi
 vn=${ARMCI_VIRTUAL_NODE_SIZE:-0}
 [ "$vn" -gt 0 ] || { echo "SKIP: needs virtual nodes (make check-ghost)"; exit 77; }
-case ${MPI_FLAVOR:-openmpi} in
-mpich) fc=mpif90.mpich ;;
-*) fc=mpifort ;;
-esac
+# the Fortran wrapper of the MPI under test (configure: MPIFC_TESTS)
+fc=${MPIFC:-mpifort}
 command -v $fc >/dev/null || { echo "SKIP: no Fortran MPI compiler ($fc)"; exit 77; }
 g=${ARMCI_GHOSTS_PER_NODE:-1}
 users=$((np * vn / (vn + g)))
