@@ -131,6 +131,7 @@ void mpi_init_(F *ierr)
 {
     if (FMISSING(pmpi_init_))
         no_fortran_mpi("init");
+    armcii_ghost_preinit();
     pmpi_init_(ierr);
     if (*ierr == MPI_SUCCESS)
         armcii_ghost_setup();
@@ -140,6 +141,7 @@ void mpi_init_thread_(F *required, F *provided, F *ierr)
 {
     if (FMISSING(pmpi_init_thread_))
         no_fortran_mpi("init_thread");
+    armcii_ghost_preinit();
     pmpi_init_thread_(required, provided, ierr);
     if (*ierr == MPI_SUCCESS)
         armcii_ghost_setup();

@@ -41,6 +41,7 @@ typedef struct {
     int told_busy;             /* user: what my ghost was last told */
     long shm_counter;
     int set_up;                /* armcii_ghost_setup ran (C or Fortran MPI_Init) */
+    int exit_hooked;           /* ghost_exit_stop is registered with atexit */
     MPI_Fint fworld, fuser;    /* Fortran handles: MPI_COMM_WORLD, the user world */
     size_t pool_first;         /* ARMCI_GHOST_POOL_SIZE: first partition's bytes */
     armcii_ghost_pool_t pool[ARMCII_GHOST_MAX_POOLS];
@@ -72,6 +73,8 @@ typedef struct {
 /* After PMPI_Init*: place ghosts and build the user world (ghosts do not
  * return); before PMPI_Finalize on users. */
 void armcii_ghost_setup(void);
+/* Before PMPI_Init*: a ghost's exit will run MPI's exit handlers only. */
+void armcii_ghost_preinit(void);
 void armcii_ghost_teardown(void);
 /* User side: send a command to my ghost and wait for its reply. */
 MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c);

@@ -132,6 +132,26 @@ static int place(int g, int vn, int *chunk_users, node_view_t *nv)
     return chunk;
 }
 
+/* A ghost ends with exit(), not _exit(): MPICH 4.3 runs PMI_Finalize from
+ * an atexit handler its MPI_Init registers (src/util/mpir_pmi.c there), and
+ * hydra kills the job when a process exits without it (every process got
+ * SIGKILL right after a ghost's exit).  But the ghost ran none of the
+ * application's code, so the application's and its libraries' handlers
+ * (registered earlier: a Fortran runtime's, C++ destructors, _dl_fini)
+ * must not run.  Handlers run in reverse order of registration, so this
+ * one, registered just before PMPI_Init, runs after MPI's and stops there. */
+static void ghost_exit_stop(void)
+{
+    if (GH.is_ghost)
+        _exit(0);
+}
+
+void armcii_ghost_preinit(void)
+{
+    if (!GH.exit_hooked && atexit(ghost_exit_stop) == 0)
+        GH.exit_hooked = 1;
+}
+
 /* After PMPI_Init*: build the communicators and the first pool. */
 void armcii_ghost_setup(void)
 {
@@ -290,10 +310,10 @@ __attribute__((noreturn)) static void serve(long nap_us)
     armcii_ghost_pool_destroy();
     free_comms();
     PMPI_Finalize();
-    /* The process ran none of the application's code: its atexit handlers
-     * and destructors (a Fortran runtime's, a library's) must not run. */
+    /* MPI's exit handlers run, then ghost_exit_stop ends the process
+     * before the application's (see there). */
     fflush(NULL);
-    _exit(0);
+    exit(0);
 }
 
 /* User's MPI_Finalize: tell my ghost, then free the pools with it. */

@@ -60,6 +60,7 @@
 
 int MPI_Init(int *argc, char ***argv)
 {
+    armcii_ghost_preinit();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         armcii_ghost_setup();
@@ -68,6 +69,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    armcii_ghost_preinit();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         armcii_ghost_setup();

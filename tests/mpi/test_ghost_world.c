@@ -434,9 +434,26 @@ static void check_io(void)
     }
 }
 
+/* An application's exit handler must never run in a ghost (it ran none of
+ * the application's code), while MPI's own handlers must (MPICH 4.3 sends
+ * PMI_Finalize from one; without it hydra kills the job).  Registered
+ * before MPI_Init, it runs in a ghost only if the ghost's exit runs the
+ * application's handlers: there MPI_Init never returned, and the process
+ * exits 3, which fails the launch. */
+static volatile int init_returned;
+static void app_exit_handler(void)
+{
+    if (!init_returned) {
+        fprintf(stderr, "FAIL: the application's exit handler ran in a ghost\n");
+        _exit(3);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    atexit(app_exit_handler);
     MPI_Init(&argc, &argv);
+    init_returned = 1;
     ARMCI_Init();
     tu_name = "test_ghost_world";
     U = expected_users();
