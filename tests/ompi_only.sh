@@ -31,6 +31,14 @@ ompi_osc_usable() {
     case $(cat "$_cache") in YES*) return 0 ;; *) return 1 ;; esac
 }
 
+# Skip (77) when osc component $1 creates no window here.
+ompi_skip_unusable() {
+    ompi_osc_usable "$1" && return 0
+    echo "SKIP: osc/$1 is listed but creates no window here" \
+         "($(cat "${TESTS_BUILDDIR:-tests}/osc-usable.$1"))"
+    exit 77
+}
+
 # Skip (77) unless the MPI under test is Open MPI and has osc component $1
 # (when given), and that component creates windows here.
 ompi_only() {
@@ -42,10 +50,7 @@ ompi_only() {
     *" $1 "*) ;;
     *) echo "SKIP: this Open MPI has no osc/$1"; exit 77 ;;
     esac
-    if ! ompi_osc_usable "$1"; then
-        echo "SKIP: osc/$1 is listed but creates no window here ($(cat "${TESTS_BUILDDIR:-tests}/osc-usable.$1"))"
-        exit 77
-    fi
+    ompi_skip_unusable "$1"
 }
 
 # Runs a reproducer whose bug is a hang (tests/mpi/repro_watchdog.h):

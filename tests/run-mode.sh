@@ -30,11 +30,7 @@ pt2pt | ucx)
     *" $mode "*) ;;
     *) echo "SKIP: this Open MPI has no osc/$mode component (has: $OMPI_OSC)"; exit 77 ;;
     esac
-    if ! ompi_osc_usable "$mode"; then
-        echo "SKIP: osc/$mode is listed but creates no window here" \
-             "($(cat "${TESTS_BUILDDIR:-tests}/osc-usable.$mode"))"
-        exit 77
-    fi
+    ompi_skip_unusable "$mode"
     ARMCI_NODE_LOCAL=on; mca="--mca osc $mode" ;;
 *) echo "run-mode.sh: unknown mode $mode" >&2; exit 99 ;;
 esac

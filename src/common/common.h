@@ -52,6 +52,7 @@ typedef struct {
 enum { ARMCII_STRIDED_DIRECT = 0, ARMCII_STRIDED_IOV = 1 };
 enum { ARMCII_IOV_AUTO = 0, ARMCII_IOV_CONSRV, ARMCII_IOV_BATCHED, ARMCII_IOV_DIRECT };
 enum { ARMCII_ASYNC_ON = 0, ARMCII_ASYNC_OFF, ARMCII_ASYNC_AUTO };
+enum { ARMCII_ACC_SPLIT_AUTO = 0, ARMCII_ACC_SPLIT_ON, ARMCII_ACC_SPLIT_OFF };
 
 /* Parse every ARMCI_* variable through getenv_fn into cfg.  Returns 0, or -1
  * with a message in err (bad value).  Unknown ARMCI_* names found in envp are

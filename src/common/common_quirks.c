@@ -107,9 +107,9 @@ int armcii_quirks(void)
 int armcii_acc_split(void)
 {
     switch (armcii_state.cfg.acc_dtype_split) {
-    case 1:
+    case ARMCII_ACC_SPLIT_ON:
         return 1;
-    case 2:
+    case ARMCII_ACC_SPLIT_OFF:
         return 0;
     default:
         return (armcii_quirks() & ARMCII_QUIRK_ACC_DTYPE_SPLIT) != 0;
@@ -191,7 +191,6 @@ int armcii_mpi_yields_when_idle(void)
 void armcii_quirks_log(void)
 {
     const armcii_mpi_id_t *id = armcii_mpi_id();
-    int q = armcii_quirks();
     armcii_log(1, "MPI: %s (%s %d.%d.%d); quirks: acc_dtype_split=%s", id->library,
                id->impl == ARMCII_MPI_OMPI ? "Open MPI"
                : id->impl == ARMCII_MPI_MPICH ? "MPICH" : "other",

@@ -170,10 +170,10 @@ static const char *in_force(int i)
 {
     int bit = quirk_rows[i].bit;
     if (bit == ARMCII_QUIRK_ACC_DTYPE_SPLIT)
-        return armcii_state.cfg.acc_dtype_split == 1   ? "yes (ARMCI_ACC_DTYPE_SPLIT=on)"
-               : armcii_state.cfg.acc_dtype_split == 2 ? "no (ARMCI_ACC_DTYPE_SPLIT=off)"
-               : armcii_quirks() & bit                 ? "yes"
-                                                       : "no";
+        return armcii_state.cfg.acc_dtype_split == ARMCII_ACC_SPLIT_AUTO
+                   ? (armcii_acc_split() ? "yes" : "no")
+                   : armcii_acc_split() ? "yes (ARMCI_ACC_DTYPE_SPLIT=on)"
+                                        : "no (ARMCI_ACC_DTYPE_SPLIT=off)";
     if (bit == ARMCII_QUIRK_WIN_POKE)
         return armcii_gmr_facts().poke ? "yes" : "no (until a region's window needs it)";
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
