@@ -57,19 +57,5 @@ while [ "$r" -le "$rounds" ]; do
     done
     r=$((r + 1))
 done
-# Rows are "kernel size seconds"; comments start with '#', the header's
-# third field is not a number.
-for f in "$out"/raw/r*.txt; do
-    [ -e "$f" ] || continue
-    b=$(basename "$f" .txt)
-    tag=$(echo "$b" | cut -d. -f2)
-    cfg=$(echo "$b" | cut -d. -f3-)
-    awk -v t="$tag" -v c="$cfg" 'NF == 3 && $1 !~ /^#/ && $3 ~ /^[0-9.eE+-]+$/ {
-        print t, c, $1, $2, $3 }' "$f"
-done | sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5g | awk '
-    function flush() { if (n) print key, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), n }
-    { k = $1 " " $2 " " $3 " " $4
-      if (k != key) { flush(); key = k; n = 0 }
-      v[++n] = $5 }
-    END { flush() }' > "$out/medians.txt"
+sh "$(dirname "$0")/ga-bundle-table.sh" "$out/raw" > "$out/medians.txt"
 echo "medians: $out/medians.txt ($(wc -l < "$out/medians.txt") rows); failed runs: $(wc -l < "$out/failed.txt")"

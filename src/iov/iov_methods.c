@@ -8,10 +8,13 @@
  *  DIRECT        one hindexed datatype per side, one operation; needs all
  *                segments in one slice of one target and no overlap, else it
  *                falls back (and the log says why);
- *  AUTO          the conflict tree decides: overlapping segments ->
- *                CONSERVATIVE, otherwise BATCHED, which beat DIRECT at every
- *                size measured with benchmarks/bench_strided on Open MPI 4.1
- *                (docs/benchmarks.md, "Noncontiguous method choice").
+ *  AUTO          BATCHED where the written side ascends (an O(N) scan),
+ *                CONSERVATIVE for a node-local target (no tree: its segments
+ *                run in order anyway); otherwise the conflict tree decides:
+ *                overlapping segments -> CONSERVATIVE, else BATCHED, which
+ *                beat DIRECT at every size measured with bench_strided on
+ *                Open MPI 4.1 (docs/benchmarks.md, "Noncontiguous method
+ *                choice").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +188,11 @@ static void run_conservative(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     armcii_iov_seq_rewind(seq);
     while (armcii_iov_seq_next(seq, &l, &r)) {
         eng_segment(&e, l, r, seq->bytes);
-        eng_complete(&e, 1); /* conservative: complete now, whatever the handle says */
+        /* conservative: complete now, whatever the handle says.  A node-local
+         * segment completed as it ran; keeping its slice lock for the next
+         * one (as BATCHED does) saves a lock round trip per segment. */
+        if (e.npend)
+            eng_complete(&e, 1);
     }
     eng_done(&e);
 }
@@ -208,13 +215,34 @@ static void run_batched(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     eng_done(&e);
 }
 
-/* 1 when no two segments of the written side overlap (the conflict tree,
- * O(N log N)): remote for put and accumulate, local for get. */
-static int disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+/* The written side of a segment: remote for put and accumulate, local for get. */
+static uintptr_t written(const armcii_iov_op_t *op, const char *l, const char *r)
+{
+    return (uintptr_t)(op->kind == ARMCII_IOV_GET ? l : r);
+}
+
+/* 1 when the written side ascends without overlap, in O(N): GA's gather
+ * writes its destination vector in order, and a tree costs it more than
+ * the copies (benchmarks/results/ga_bundle.runtimes.16core.txt). */
+static int ascending(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
     char *l, *r;
-    if (seq->it && seq->disjoint)
-        return 1;
+    uintptr_t end = 0;
+    armcii_iov_seq_rewind(seq);
+    while (armcii_iov_seq_next(seq, &l, &r)) {
+        uintptr_t w = written(op, l, r);
+        if (w < end)
+            return 0;
+        end = w + (size_t)seq->bytes;
+    }
+    return 1;
+}
+
+/* 1 when no two segments of the written side overlap (the conflict tree,
+ * O(N log N)). */
+static int tree_disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    char *l, *r;
     if (!conflict_tree_ready) {
         armcii_iov_tree_init(&conflict_tree);
         conflict_tree_ready = 1;
@@ -222,15 +250,19 @@ static int disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     armcii_iov_tree_reset(&conflict_tree);
     armcii_iov_seq_rewind(seq);
     while (armcii_iov_seq_next(seq, &l, &r)) {
-        char *w = op->kind == ARMCII_IOV_GET ? l : r;
-        int rc = armcii_iov_tree_insert(&conflict_tree, (uintptr_t)w,
-                                        (uintptr_t)w + (size_t)seq->bytes);
+        uintptr_t w = written(op, l, r);
+        int rc = armcii_iov_tree_insert(&conflict_tree, w, w + (size_t)seq->bytes);
         if (rc < 0)
             armcii_error(op->call, "out of memory in the IOV conflict check");
         if (rc == 1)
             return 0;
     }
     return 1;
+}
+
+static int disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    return (seq->it && seq->disjoint) || ascending(op, seq) || tree_disjoint(op, seq);
 }
 
 /* ---- DIRECT: one hindexed datatype per side ---- */
@@ -362,9 +394,31 @@ static void run_direct(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     }
 }
 
+/* 1 when the first segment is node-local (load/store; its target's other
+ * segments normally are too). */
+static int first_direct(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    armcii_target_t t;
+    char *l, *r;
+    armcii_iov_seq_rewind(seq);
+    armcii_iov_seq_next(seq, &l, &r);
+    armcii_iov_xlate(op, r, (size_t)seq->bytes, 1, &t);
+    return t.direct != NULL;
+}
+
 static void run_auto(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
-    if (disjoint(op, seq))
+    /* Node-local segments run one after the other, so overlap cannot
+     * reorder them and CONSERVATIVE costs what BATCHED does; it stays safe
+     * for any segment that takes the MPI path after all.  The conflict
+     * tree is built only where it can pay. */
+    if (seq->it && seq->disjoint)
+        run_fallback(op, seq, "AUTO", &method_batched, "disjoint segments");
+    else if (ascending(op, seq))
+        run_fallback(op, seq, "AUTO", &method_batched, "ascending segments");
+    else if (first_direct(op, seq))
+        run_fallback(op, seq, "AUTO", &method_conservative, "node-local target");
+    else if (tree_disjoint(op, seq))
         run_fallback(op, seq, "AUTO", &method_batched, "disjoint segments");
     else
         run_fallback(op, seq, "AUTO", &method_conservative, "overlapping segments");

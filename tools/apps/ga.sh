@@ -23,16 +23,18 @@
 #   -B          build only (no `make check`)
 #   -j JOBS     parallel make jobs (default: nproc)
 # Environment: GA_WORK (cache of copies, builds and logs; default
-# $HOME/.cache/libarmci-apps), GA_TEST_TIMEOUT (seconds per test, 300).
+# $HOME/.cache/libarmci-apps), GA_TEST_TIMEOUT (seconds per test, 300),
+# GA_NAME (the runtime's part of the build's name; e.g. armci-mpi for GA on
+# another ARMCI install, so it does not reuse this library's build).
 # Prints one summary line per mode and exits non-zero if a test that GA
 # runs failed in any mode, or if GA's configure missed an optional ARMCI
 # function.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/modes.sh"
-app_options 10,29 "$@"
+app_options 10,31 "$@"
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '10,29p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '10,31p' "$0"; exit 2; }
 ga_src=$(cd "$1" && pwd)
 armci_prefix=${2:-}
 case $runtime in
@@ -51,7 +53,7 @@ mpi_env "$mpi"
 work=${GA_WORK:-$HOME/.cache/libarmci-apps}
 ver=$(basename "$ga_src")
 src=$work/src-$ver
-tag=$ver-$runtime-$mpi_tag
+tag=$ver-${GA_NAME:-$runtime}-$mpi_tag
 build=$work/build-$tag
 mkdir -p "$work"
 
