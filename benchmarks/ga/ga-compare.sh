@@ -68,8 +68,8 @@
 # GA_WORK/build-<version>-<runtime>-<mpi>/install (GA_WORK defaults to
 # ~/.cache/libarmci-apps): -r armci with this library's install prefix,
 # -r ghost with the ghost build's, -r mpi-ts, -r mpi-pr; GA over another
-# ARMCI (armci-mpi built from source): -r armci with its prefix and another
-# GA_WORK, so the two armci builds do not share a directory.
+# ARMCI (armci-mpi built from source): GA_NAME=armci-mpi ga.sh -r armci
+# with its prefix, so the two armci builds do not share a directory.
 # Example, installs of GA v5.8.2 on Open MPI and this library installed in
 # /root/cache/armci-ompi (plain) and /root/cache/armci-ghost-ompi (ghost):
 #   W=$HOME/.cache/libarmci-apps
