@@ -37,6 +37,10 @@ expect "ghost-auto" "$ARMCI_VIRTUAL_NODE_SIZE $ARMCI_GHOSTS_PER_NODE $ARMCI_GHOS
     "2 1 auto 6 unset"
 mode_env native 4 mpi-pr
 expect "MPI-PR's progress rank" "$mode_np ${ARMCI_GHOST_ASYNC:-unset}" "5 unset"
+# ga.sh runs `mode_env ... || exit 2` under set -e: every known mode must
+# return 0 (MPI-TS's native mode returned 1 and ga.sh left without a word)
+mode_env native 4 mpi-ts
+expect "MPI-TS's native mode" "$?:$mode_np" "0:4"
 mode_env bogus 4 armci 2>/dev/null
 expect "an unknown mode" "$?" 2
 h=${TMPDIR:-/tmp}/ga_runner.$$/config.h

@@ -14,7 +14,7 @@ mode_env() {
         export ARMCI_VIRTUAL_NODE_SIZE=$(($2 / 2)) ARMCI_GHOSTS_PER_NODE=1 \
             ARMCI_GHOST_ASYNC=${1#ghost-}
         mode_np=$(($2 + 2)) ;;
-    native) [ "$3" = mpi-pr ] && mode_np=$(($2 + 1)) ;;
+    native) if [ "$3" = mpi-pr ]; then mode_np=$(($2 + 1)); fi ;;
     *) echo "mode_env: unknown mode $1" >&2; return 2 ;;
     esac
 }
