@@ -169,11 +169,12 @@ static const struct {
 static const char *in_force(int i)
 {
     int bit = quirk_rows[i].bit;
-    if (bit == ARMCII_QUIRK_ACC_DTYPE_SPLIT)
-        return armcii_state.cfg.acc_dtype_split == ARMCII_ACC_SPLIT_AUTO
-                   ? (armcii_acc_split() ? "yes" : "no")
-                   : armcii_acc_split() ? "yes (ARMCI_ACC_DTYPE_SPLIT=on)"
-                                        : "no (ARMCI_ACC_DTYPE_SPLIT=off)";
+    if (bit == ARMCII_QUIRK_ACC_DTYPE_SPLIT) {
+        int forced = armcii_state.cfg.acc_dtype_split != ARMCII_ACC_SPLIT_AUTO;
+        if (armcii_acc_split())
+            return forced ? "yes (ARMCI_ACC_DTYPE_SPLIT=on)" : "yes";
+        return forced ? "no (ARMCI_ACC_DTYPE_SPLIT=off)" : "no";
+    }
     if (bit == ARMCII_QUIRK_WIN_POKE)
         return armcii_gmr_facts().poke ? "yes" : "no (until a region's window needs it)";
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)

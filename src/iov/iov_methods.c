@@ -260,9 +260,17 @@ static int tree_disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
     return 1;
 }
 
+/* Why the written side is disjoint without the tree, or NULL (unknown). */
+static const char *disjoint_cheap(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    if (seq->it && seq->disjoint)
+        return "disjoint segments";
+    return ascending(op, seq) ? "ascending segments" : NULL;
+}
+
 static int disjoint(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
-    return (seq->it && seq->disjoint) || ascending(op, seq) || tree_disjoint(op, seq);
+    return disjoint_cheap(op, seq) || tree_disjoint(op, seq);
 }
 
 /* ---- DIRECT: one hindexed datatype per side ---- */
@@ -412,10 +420,9 @@ static void run_auto(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
      * reorder them and CONSERVATIVE costs what BATCHED does; it stays safe
      * for any segment that takes the MPI path after all.  The conflict
      * tree is built only where it can pay. */
-    if (seq->it && seq->disjoint)
-        run_fallback(op, seq, "AUTO", &method_batched, "disjoint segments");
-    else if (ascending(op, seq))
-        run_fallback(op, seq, "AUTO", &method_batched, "ascending segments");
+    const char *why = disjoint_cheap(op, seq);
+    if (why)
+        run_fallback(op, seq, "AUTO", &method_batched, why);
     else if (first_direct(op, seq))
         run_fallback(op, seq, "AUTO", &method_conservative, "node-local target");
     else if (tree_disjoint(op, seq))
