@@ -21,18 +21,19 @@ mode_env() {
 
 # app_options LINES "$@": the options ga.sh and nwchem.sh share (-r
 # runtime, -m MPI, -M modes, -n processes, -T tests, -B build only, -j
-# jobs); sets runtime mpi modes nprocs tests check jobs, leaves OPTIND for
-# the caller's shift, and prints lines LINES of $0 (its usage) on a bad
-# option.
+# jobs; -L relink, which only nwchem.sh reads); sets runtime mpi modes
+# nprocs tests check jobs relink, leaves OPTIND for the caller's shift, and
+# prints lines LINES of $0 (its usage) on a bad option.
 app_options() {
     usage_lines=$1
     shift
-    runtime=armci mpi=ompi modes="" nprocs=4 check=1 jobs=$(nproc) tests=""
+    runtime=armci mpi=ompi modes="" nprocs=4 check=1 jobs=$(nproc) tests="" relink=0
     OPTIND=1
-    while getopts r:m:M:n:T:Bj: opt; do
+    while getopts r:m:M:n:T:BLj: opt; do
         case $opt in
         r) runtime=$OPTARG ;; m) mpi=$OPTARG ;; M) modes=$OPTARG ;;
         n) nprocs=$OPTARG ;; T) tests=$OPTARG ;; B) check=0 ;; j) jobs=$OPTARG ;;
+        L) relink=1 ;;
         *) sed -n "${usage_lines}p" "$0"; exit 2 ;;
         esac
     done

@@ -4,12 +4,8 @@
 # call so that each gets its time and its status, in every mode asked for.
 # Uses nwchem.sh's variables: top exe work tag runtime nprocs modes tests
 # armci_prefix MPIEXEC here.
-# QA/doafewqmtests.mpi's list, and the coupled-cluster tests whose
-# get/compute/accumulate traffic and shared task counter ghosts are for
-if [ -z "$tests" ]; then
-    tests="$(sed -n 's|^\./runtests\.mpi\.unix procs \$np \([^ ]*\).*|\1|p' \
-        "$top/QA/doafewqmtests.mpi" | tr '\n' ' ')tce_h2o tce_ccsd_t_h2o"
-fi
+. "$here/nwchem-tests.sh"
+[ -n "$tests" ] || tests=$(nw_tests "$top/QA")
 [ -n "$modes" ] || case $runtime in armci) modes="on vn2" ;; *) modes=native ;; esac
 
 # runtests.mpi.unix launches "$MPIRUN_PATH -np N nwchem input"; this

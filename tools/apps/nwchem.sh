@@ -21,6 +21,10 @@
 #   -T TESTS    QA tests (default: QA/doafewqmtests.mpi's list, tce_h2o and
 #               tce_ccsd_t_h2o)
 #   -B          build only
+#   -L          (mpi-pr, mpi-ts) relink: take NWChem's compiled modules
+#               from the armci build of the same tree and MPI, build only GA
+#               for this runtime (NWChem's own ARMCI_NETWORK switch in
+#               src/tools) and relink nwchem: minutes instead of an hour
 #   -j JOBS     parallel make jobs (default: nproc)
 # Environment: NWCHEM_WORK (builds, logs; default $HOME/.cache/libarmci-apps),
 # NWCHEM_MODULES (default "nwdft driver property solvation tce": with their
@@ -34,9 +38,9 @@
 # failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,36p' "$0"; exit 2; }
+usage() { sed -n '9,40p' "$0"; exit 2; }
 . "$here/modes.sh"
-app_options 9,36 "$@"
+app_options 9,40 "$@"
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || usage
 nw_src=$(cd "$1" && pwd)
@@ -87,8 +91,25 @@ nw_env() {
 }
 
 exe=$top/bin/LINUX64/nwchem
+
+# relink_from DONOR: a copy of a built NWChem tree without its GA build,
+# install and binary (so that GA is configured afresh for this runtime)
+relink_from() {
+    [ "$runtime" != armci ] && [ -f "$1/.built" ] ||
+        { echo "nwchem.sh: -L needs runtime mpi-pr or mpi-ts and a built $1" >&2; exit 2; }
+    echo "nwchem.sh: relinking: NWChem's modules from $1"
+    rm -rf "$top"
+    cp -a "$1" "$top"
+    rm -rf "$top/src/tools/build" "$top/src/tools/install" "$top/bin" "$top/.built" \
+        "$top/build-seconds" "$top/make.out" "$top"/src/tools/*.DIR.stamp "$top/mpi-bin"
+    mkdir -p "$top/bin/LINUX64"
+    touch "$top/.relink"
+}
 if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
     t0=$(date +%s)
+    if [ "$relink" = 1 ] && [ ! -f "$top/.copied" ]; then
+        relink_from "$work/build-$nw_ver-armci-$mpi_tag"
+    fi
     mkdir -p "$top"
     if [ ! -f "$top/.copied" ]; then
         echo "nwchem.sh: copying $nw_src (src, QA) to $top"
@@ -115,7 +136,15 @@ if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
         { tail -20 "$top/config.out"; exit 1; }
     # a build spans sessions when it has to: each attempt's seconds are kept
     ok=1
-    make -j"$jobs" >"$top/make.out" 2>&1 && [ -x "$exe" ] || ok=0
+    if [ -f "$top/.relink" ]; then
+        # NWChem's modules do not depend on ARMCI_NETWORK (config/makefile.h
+        # reads it for the link libraries only), so GA and the link are all
+        # that differ between runtimes
+        { make -C tools -j"$jobs" && make link; } >"$top/make.out" 2>&1 &&
+            [ -x "$exe" ] || ok=0
+    else
+        make -j"$jobs" >"$top/make.out" 2>&1 && [ -x "$exe" ] || ok=0
+    fi
     echo $(($(date +%s) - t0)) >>"$top/build-seconds"
     if [ $ok = 0 ]; then
         grep -nE 'Error|error:' "$top/make.out" | head -20

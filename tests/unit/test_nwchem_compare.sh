@@ -1,0 +1,47 @@
+#!/bin/sh
+# tools/apps/nwchem-compare.sh -t: medians per test and config over rounds,
+# ratios to the first config, sums only over tests every config ran, and a
+# failed run makes the exit status non-zero and is named; nw_tests reads
+# NWChem's QA list.
+apps=$(cd "${TESTS_SRCDIR:-tests}/../tools/apps" && pwd)
+dir=${TMPDIR:-/tmp}/nwchem_compare.$$
+mkdir -p "$dir"
+trap 'rm -rf "$dir"' EXIT
+fail=0
+expect() {
+    if [ "$2" != "$3" ]; then
+        echo "FAIL test_nwchem_compare: $1: got '$2', expected '$3'"; fail=1
+    fi
+}
+cat >"$dir/ok.raw" <<'RAW'
+1 a:on t1 pass 4.0
+1 b:native t1 pass 9.0
+2 b:native t1 pass 5.0
+2 a:on t1 pass 2.0
+3 a:on t1 pass 3.0
+3 b:native t1 pass 7.0
+1 a:on t2 pass 1.0
+1 b:native t2 pass 1.5
+2 a:on t3 pass 10.0
+RAW
+out=$(bash "$apps/nwchem-compare.sh" -t "$dir/ok.raw" a:on b:native)
+rc=$?
+expect "all passed: exit status" "$rc" 0
+expect "t1: medians 3.0 and 7.0, ratio" "$(echo "$out" | awk '$1 == "t1" { print $2, $3, $4 }')" "3.0 7.0 2.33"
+expect "t2: one round" "$(echo "$out" | awk '$1 == "t2" { print $2, $3, $4 }')" "1.0 1.5 1.50"
+expect "t3: a config that did not run" "$(echo "$out" | awk '$1 == "t3" { print $2, $3, $4 }')" "10.0 - -"
+expect "sum over t1 and t2 only" "$(echo "$out" | awk '$1 == "sum" { print $2, $3, $4, $5, $6 }')" "(2 tests) 4.0 8.5 2.12"
+expect "rounds counted" "$(echo "$out" | sed -n 's/.*(\([0-9]*\) rounds).*/\1/p')" 3
+sed 's/^2 b:native t1 pass 5.0/2 b:native t1 fail 5.0/' "$dir/ok.raw" >"$dir/bad.raw"
+out=$(bash "$apps/nwchem-compare.sh" -t "$dir/bad.raw" a:on b:native)
+rc=$?
+expect "a failed run: exit status" "$rc" 1
+expect "a failed run is named" "$(echo "$out" | grep -c '^# FAILED: 2 b:native t1 fail')" 1
+
+mkdir -p "$dir/QA"
+printf '%s\n' '#!/bin/csh' './runtests.mpi.unix procs $np h2o_opt' \
+    './runtests.mpi.unix procs $np dft_he2+' 'echo done' >"$dir/QA/doafewqmtests.mpi"
+. "$apps/nwchem-tests.sh"
+expect "QA list" "$(nw_tests "$dir/QA")" "h2o_opt dft_he2+ tce_h2o tce_ccsd_t_h2o"
+[ $fail = 0 ] && echo "PASS test_nwchem_compare"
+exit $fail
