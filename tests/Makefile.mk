@@ -30,7 +30,7 @@ RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
-	tests/unit/test_nwchem_compare.sh
+	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 tests_mpi_test_threads_LDADD = $(TEST_LIBS) -lpthread
 tests_mpi_test_threads_CFLAGS = $(AM_CFLAGS) -pthread
@@ -46,7 +46,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro tests/mpi/exit0_repro tests/mpi/osc_usable
-EXTRA_DIST += tests/README.md tests/run-mode.sh tests/ompi_only.sh tests/testutil.h tests/unit/unit_check.h \
+EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
 

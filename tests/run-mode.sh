@@ -64,7 +64,13 @@ case $prog in
 tests/*.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/${prog#tests/}" ;;
 *.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/../$prog" ;;
 esac
+# The last line of each log says how long the test took, so the tests
+# that cost CI its time can be found (tests/test-times.sh lists them).
+t0=$(date +%s)
 case $prog in
-*.sh) exec timeout -k 5 "$limit" sh "$prog" ;;
-*) exec timeout -k 5 "$limit" $runner "$np" $mca "$prog" ;;
+*.sh) timeout -k 5 "$limit" sh "$prog" ;;
+*) timeout -k 5 "$limit" $runner "$np" $mca "$prog" ;;
 esac
+rc=$?
+echo "run-mode: $mode $prog: exit $rc after $(($(date +%s) - t0)) s"
+exit $rc

@@ -12,7 +12,12 @@
 # check stage only, not under the sanitizers or distcheck; under MPICH the
 # plain build runs modes on (the single-mode tests, MPICH's own probes) and
 # vn2 (node-local path inside a virtual node, MPI RMA between them), and the
-# node-local-path-off mode runs in the MPICH ghost stage.
+# node-local-path-off mode runs in the MPICH ghost stage.  The sanitizer
+# stage runs the bad-input catalogue's real aborts in one mode (the matrix
+# covers validation in both), the ghost builds run the catalogue on one
+# virtual node, and the MPICH stages run one test job at a time (their
+# spinning ranks made two jobs at once slower than one after the other).
+# tests/test-times.sh BUILD_DIR lists a stage's slowest tests.
 #
 # Nothing is skipped unnoticed: a stage whose tool is missing (clang's
 # libFuzzer, valgrind, MPICH) fails the run, and after each stage
@@ -69,7 +74,7 @@ if grep -q '^SKIP' valgrind.log; then
 fi
 lap fuzz+valgrind
 rm -f sanitizers/test-suite*.log
-make check-asan >asan.log 2>&1 ||
+make -j"$(nproc)" check-asan >asan.log 2>&1 ||
     { grep -E '^(FAIL|ERROR)|runtime error|Sanitizer' asan.log | head -40
       echo "make check-asan failed (build/asan.log)"; exit 1; }
 echo "make check-asan: passed"
@@ -96,7 +101,10 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     [ -f Makefile ] || ../configure --quiet CC=mpicc.mpich
     make -j"$(nproc)" >/dev/null
     rm -f test-suite*.log
-    make -j"$(nproc)" check CHECK_MODES='on vn2'
+    # one job at a time, as in the MPICH ghost stage: MPICH's ranks spin,
+    # and two 4-rank jobs on CI's 2 cores took longer than one after the
+    # other (tests: about 490 s with make -j2, 430 s serial)
+    make check CHECK_MODES='on vn2'
     skips mpich test-suite.log test-suite-on.log test-suite-vn2.log
     cd ..
     mkdir -p build-ghost-mpich && cd build-ghost-mpich
