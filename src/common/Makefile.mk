@@ -3,6 +3,7 @@ libarmci_core_la_SOURCES += \
 	src/common/common_config.def \
 	src/common/common_config.c \
 	src/common/common_error.c \
+	src/common/common_death.c \
 	src/common/common_init.c \
 	src/common/common_quirks.c \
 	src/common/common_topo.c \

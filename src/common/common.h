@@ -130,9 +130,18 @@ int armcii_error_rank(void);
 void armcii_error_set_hook(void (*hook)(const char *line));
 /* A note that failed MPI calls' messages (armcii_mpi_fail) append
  * ("...: <MPI's error>; <note>") when note() returns one: what the layer
- * that set it knows and MPI's error does not name (src/ghost: a ghost of
- * this host is gone).  Only the error path calls it. */
+ * that set it knows and MPI's error does not name (common_death.c: a
+ * process of this host is gone).  Only the error path calls it. */
 void armcii_error_set_note(const char *(*note)(void));
+/* Collective over host (processes that share a machine): records their
+ * launcher ranks (launcher_rank: the caller's), process ids and which are
+ * ghosts (my_ghost: the caller's ghost's launcher rank, or -1), so that a
+ * failed MPI call's message names a process of the host that is gone
+ * (common_death.c).  The ghost layout records all of a host's processes in
+ * MPI_Init; otherwise armcii_topo_init records the library's world. */
+void armcii_host_watch(MPI_Comm host, int launcher_rank, int is_ghost, int my_ghost);
+/* Nonzero once armcii_host_watch has run in this process. */
+int armcii_host_watched(void);
 
 #define ARMCII_MPI(call)                                                      \
     do {                                                                      \

@@ -14,6 +14,13 @@ void armcii_topo_init(void)
     int vn = armcii_state.cfg.virtual_node_size;
 
     ARMCII_MPI(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &real));
+    /* Without a ghost layout (which recorded the whole host in MPI_Init,
+     * with launcher ranks) the library's world is the launcher's. */
+    if (!armcii_host_watched()) {
+        int launcher_rank;
+        ARMCII_MPI(PMPI_Comm_rank(MPI_COMM_WORLD, &launcher_rank));
+        armcii_host_watch(real, launcher_rank, 0, -1);
+    }
     if (vn > 0) {
         ARMCII_MPI(MPI_Comm_split(real, me / vn, me, &armcii_state.node));
         ARMCII_MPI(MPI_Comm_free(&real));

@@ -4,7 +4,6 @@ libarmci_core_la_SOURCES += \
 	src/ghost/ghost_impl.h \
 	src/ghost/ghost_init.c \
 	src/ghost/ghost_pool.c \
-	src/ghost/ghost_death.c \
 	src/ghost/ghost_pmpi.c \
 	src/ghost/ghost_fortran.c
 endif

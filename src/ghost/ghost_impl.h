@@ -31,8 +31,6 @@ typedef struct {
     MPI_Comm user_world;       /* what MPI_COMM_WORLD means to the application */
     MPI_Comm cmd_comm;         /* users <-> ghosts command channel */
     int my_ghost;              /* user: my bound ghost's rank in pworld */
-    int nhost_ghosts;          /* user: the ghosts on my host (ghost_death.c) */
-    int *host_ghost_rank, *host_ghost_pid; /* their pworld ranks, process ids */
     int bound_users;           /* ghost: users bound to me */
     int *bound_rank;           /* ghost: their pworld ranks */
     int *bound_pid;            /* ghost: their process ids (same host); 0 once finished */
@@ -83,9 +81,5 @@ MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c);
 void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src);
 /* Both sides at finalize: free every pool's window and memory. */
 void armcii_ghost_pool_destroy(void);
-
-/* Collective over pworld, at setup (ghost_death.c): users record the
- * ghosts of their host so that a failed MPI call names a dead one. */
-void armcii_ghost_death_setup(void);
 
 #endif /* ARMCI_GHOST_IMPL_H */

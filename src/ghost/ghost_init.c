@@ -51,8 +51,9 @@ __attribute__((noreturn)) static void serve(long nap_us);
 
 /* Collective over the node: a ghost (gi >= 0) records the pworld ranks and
  * process ids of the users bound to it (chunk[p], p % g == gi), to notice
- * one that dies without finalizing; users, the ghosts of their host, to
- * name a dead one in their errors (ghost_death.c). */
+ * one that dies without finalizing; and every process records its host
+ * (users and ghosts, by launcher rank), so that a failed MPI call names a
+ * process of the host that is gone (src/common/common_death.c). */
 static void bind_users(const int *chunk, int users, int g, int gi)
 {
     int me, n, pid = (int)getpid();
@@ -76,7 +77,10 @@ static void bind_users(const int *chunk, int users, int g, int gi)
             }
     }
     free(pids);
-    armcii_ghost_death_setup();
+    MPI_Comm host;
+    ARMCII_MPI(PMPI_Comm_split_type(GH.pworld, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &host));
+    armcii_host_watch(host, me, GH.is_ghost, GH.is_ghost ? -1 : GH.my_ghost);
+    ARMCII_MPI(PMPI_Comm_free(&host));
 }
 
 /* Where a process sits on its real node, for the rounds' node block

@@ -6,8 +6,10 @@
 #   - end within DEATH_LIMIT (10) s of the kill, with a non-zero status;
 #   - print a message that names the death: the launcher's (Open MPI: the
 #     dead process's launcher rank and signal 9; MPICH: "BAD TERMINATION"
-#     and "Killed (signal 9)") or the ghost's ("user process R (pid P)
-#     ended without MPI_Finalize") -- a bare non-zero exit does not pass;
+#     and "Killed (signal 9)"), the ghost's ("user process R (pid P)
+#     ended without MPI_Finalize") or the library's on a failed MPI call
+#     ("... (launcher rank R, pid P) is gone: killed or crashed") -- a bare
+#     non-zero exit does not pass;
 #   - leave no process of the job (all carry a unique argv tag);
 #   - leave no new file in /dev/shm: Open MPI's vader_segment.*.<job id>.*
 #     of this job, the library's armci.* names, or any other new file that
@@ -88,9 +90,12 @@ for s in $scenarios; do
     t_kill=$(echo "$kline" | sed -n 's/.* at \([0-9.]*\) (.*/\1/p')
     dt=$(awk -v a="$t_end" -v b="$t_kill" 'BEGIN { printf "%.2f", a - b }')
     late=$(awk -v d="$dt" -v l="$limit" 'BEGIN { print (d > l) }')
-    # the library's own: a ghost on a dead user, a user on its dead ghost
+    # the library's own: a ghost on a dead user, or a failed MPI call that
+    # names the process of its host that is gone (user or ghost; the
+    # library's abort can beat the launcher's report, as in CI once:
+    # "MPI_Accumulate failed: MPI_ERR_OTHER" 0.01 s after the kill)
     ghostmsg="user process [0-9]+ \\(pid $vpid\\) ended without MPI_Finalize"
-    ghostmsg="$ghostmsg|ghost \\(launcher rank $vrank, pid $vpid\\) is gone: killed or crashed"
+    ghostmsg="$ghostmsg|(ghost|process) \\(launcher rank $vrank, pid $vpid\\) is gone: killed or crashed"
     case $flavor in
     mpich) named="BAD TERMINATION OF ONE OF YOUR APPLICATION|$ghostmsg"
            signal="Killed \\(signal 9\\)|$ghostmsg" ;;
@@ -108,6 +113,12 @@ for s in $scenarios; do
          ! tr '\n' ' ' <"$tmp/out" | grep -aqE "$signal"; then
         echo "FAIL $what: no message names the death of pid $vpid (launcher rank $vrank); output:"
         grep -av 'Wrote -1\|Read -1' "$tmp/out" | head -16
+        fail=1
+    # a survivor's failed MPI call must say who died (common_death.c)
+    elif grep -aE 'ARMCI Error in [^:]*: MPI_[A-Za-z_]* failed' "$tmp/out" |
+         grep -avqE "is gone: killed or crashed"; then
+        echo "FAIL $what: a failed MPI call's error does not name the dead process:"
+        grep -aE 'ARMCI Error in [^:]*: MPI_[A-Za-z_]* failed' "$tmp/out" | head -4
         fail=1
     fi
     if [ -n "$left" ]; then
