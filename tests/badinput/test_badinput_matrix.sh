@@ -28,14 +28,15 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export ASAN_OPTIONS
 fail=0
 for np in $launches; do
+    rm -f "$capdir"/matrix-summary.*
     t0=$(date +%s%N)
     out=$(MX_CAPTURE_DIR=$capdir timeout -k 5 200 $runner "$np" $MPI_MCA "$prog" 2>&1 </dev/null)
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
-    # anywhere in a line: MPICH's hydra merges the ranks' output in chunks
-    # that can split a line (a fragment of another rank's line once stood
-    # before the summary, CI)
-    summary=$(printf '%s\n' "$out" | grep -o 'matrix (rank 0 of [0-9]*): .*' | head -1)
+    # rank 0's summary from the file it writes: MPICH's hydra merges the
+    # ranks' output in pieces that can cut a line anywhere (fragments of
+    # another rank's line inside "run" lines, and once a summary lost, CI)
+    summary=$(grep -o 'matrix (rank 0 of [0-9]*): .*' "$capdir/matrix-summary.0" 2>/dev/null)
     printf '%s\n' "$out" | grep '^FAIL'
     if [ -z "$summary" ]; then
         last=$(printf '%s\n' "$out" | grep '^run ' | tail -1)
