@@ -103,7 +103,7 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     rm -f test-suite*.log
     # one job at a time, as in the MPICH ghost stage: MPICH's ranks spin,
     # and two 4-rank jobs on CI's 2 cores took longer than one after the
-    # other (tests: about 490 s with make -j2, 430 s serial)
+    # other (benchmarks/results/ci_times.txt)
     # the catalogue's real aborts under MPICH run in the MPICH ghost stage
     # (mode off); here the matrix checks validation in both modes
     BADINPUT_MODES=off make check CHECK_MODES='on vn2'

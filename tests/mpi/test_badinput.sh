@@ -15,8 +15,8 @@ prog=${TESTS_BUILDDIR:-tests}/mpi/badinput
 # catalogue on half the job, one virtual node with its ghost: every case
 # aborts in validation or at init, before anything crosses nodes, and the
 # abort path still has a ghost to take down.  Under MPICH, whose processes
-# spin, 6 oversubscribed processes took 3x as long as 3 (65 s against 22 s
-# for the catalogue on 2 cores).
+# spin, 6 oversubscribed processes took 3x as long as 3
+# (benchmarks/results/ci_times.txt).
 if grep -q 'ARMCII_GHOSTS 1' "${TESTS_BUILDDIR:-tests}/../src/config.h" 2>/dev/null &&
    [ "${NPROCS:-4}" -ge 6 ]; then
     NPROCS=$((NPROCS / 2))

@@ -92,8 +92,8 @@ for s in $scenarios; do
     late=$(awk -v d="$dt" -v l="$limit" 'BEGIN { print (d > l) }')
     # the library's own: a ghost on a dead user, or a failed MPI call that
     # names the process of its host that is gone (user or ghost; the
-    # library's abort can beat the launcher's report, as in CI once:
-    # "MPI_Accumulate failed: MPI_ERR_OTHER" 0.01 s after the kill)
+    # library's abort can beat the launcher's report, as in CI once, when
+    # "MPI_Accumulate failed: MPI_ERR_OTHER" ended the job first)
     ghostmsg="user process [0-9]+ \\(pid $vpid\\) ended without MPI_Finalize"
     ghostmsg="$ghostmsg|(ghost|process) \\(launcher rank $vrank, pid $vpid\\) is gone: killed or crashed"
     case $flavor in

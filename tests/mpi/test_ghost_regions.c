@@ -132,8 +132,8 @@ int main(int argc, char **argv)
     int real_np;
     PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
     ghosts = real_np > np;
-    /* Open MPI's osc/ucx takes ~45 ms per window on CI's 2 cores (1000
-     * regions: 47 s, a fifth of CI's check stage time for one test), and
+    /* Open MPI's osc/ucx is slow to create windows (1000 regions took a
+     * fifth of CI's check stage: benchmarks/results/ci_times.txt), and
      * without ghosts every region is a window of its own; 200 still keeps
      * hundreds alive.  With ghosts regions share the pools' windows. */
     const char *mode = getenv("ARMCI_TEST_MODE");

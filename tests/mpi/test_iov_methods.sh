@@ -18,7 +18,7 @@ trap 'rm -f "$log"' EXIT
 # coverage, and CONSERVATIVE (one flush per segment) under MPICH took 58 s
 # for the full test_strided.
 # Under MPICH an eighth: its spinning ranks made this the slowest test of
-# CI's MPICH stage (56 s of 430 in mode vn2 with a quarter).
+# CI's MPICH stage (benchmarks/results/ci_times.txt).
 div=4
 [ "${MPI_FLAVOR:-openmpi}" != mpich ] || div=8
 # run PROG "REGEX THE LOG MUST MATCH" VAR=VALUE...
