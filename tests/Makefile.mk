@@ -5,6 +5,7 @@ MPI_TESTS = \
 	tests/mpi/test_contig \
 	tests/mpi/test_nb \
 	tests/mpi/test_malloc \
+	tests/mpi/test_recycle \
 	tests/mpi/test_msg \
 	tests/mpi/test_groups \
 	tests/mpi/test_groups_noncoll \
@@ -46,7 +47,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro tests/mpi/exit0_repro tests/mpi/osc_usable
-EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/testutil.h tests/unit/unit_check.h \
+EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
 
@@ -122,6 +123,7 @@ TEST_LIBS = libarmci.la
 tests_mpi_test_contig_LDADD = $(TEST_LIBS)
 tests_mpi_test_nb_LDADD = $(TEST_LIBS)
 tests_mpi_test_malloc_LDADD = $(TEST_LIBS)
+tests_mpi_test_recycle_LDADD = $(TEST_LIBS)
 tests_mpi_test_msg_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_noncoll_LDADD = $(TEST_LIBS)

@@ -3,6 +3,7 @@ libarmci_core_la_SOURCES += \
 	src/gmr/gmr_impl.h \
 	src/gmr/gmr_table.c \
 	src/gmr/gmr_region.c \
+	src/gmr/gmr_recycle.c \
 	src/gmr/gmr_comm.c \
 	src/gmr/gmr_xlate.c \
 	src/gmr/gmr_class.c \

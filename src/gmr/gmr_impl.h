@@ -49,8 +49,11 @@ struct armcii_gmr {
     unsigned long *wcnt, *fcnt, *wsnap;
     struct armcii_gmr *next_dirty; /* list of regions with ndirty > 0 */
     int in_dirty_list;
-    struct armcii_gmr *prev, *next; /* all live regions */
+    struct armcii_gmr *prev, *next; /* all live regions (recycled ones: that list) */
     void *ghost;              /* gmr_ghost.c: ghost-side exposure */
+    char *mybase;             /* my slice's user base as the windows gave it */
+    int recyclable;           /* world-sized, memory from the default path */
+    size_t *cap;              /* recycled: each slice's bytes as created */
 };
 
 /* dirty[] bits: writes through the region's window, through a ghost. */
@@ -115,6 +118,11 @@ typedef struct {
     armcii_gmr_table_t table;
     armcii_gmr_t *regions;        /* all live regions */
     armcii_gmr_comm_t *comms;     /* communicators shared by regions (gmr_comm.c) */
+    armcii_gmr_t *recycled;       /* freed world regions kept for reuse, oldest first
+                                   * (gmr_recycle.c) */
+    int nrecycled;
+    size_t recycled_bytes;        /* sum of their largest slices */
+    size_t recycle_limit;         /* ARMCI_REGION_CACHE, the least any process asked */
     armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
     int shm_ok;                   /* MPI_Win_allocate_shared works here */
     int direct;                   /* node-local path in use */
@@ -181,6 +189,19 @@ void armcii_gmr_nb_purge(const armcii_gmr_t *g);
 
 /* Complete what is left and release the sets (finalize). */
 void armcii_gmr_nb_finalize(void);
+
+/* ---- freed regions kept for reuse (gmr_recycle.c) ---- */
+/* Collective over comm: a recycled region whose slices hold every member's
+ * size (taken off the list), or NULL; never collective when none is kept. */
+armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, size_t size);
+/* Collective over g->comm, after g left the live list and the table: keep
+ * g for reuse (1), or 0 when it does not qualify (the caller frees it).
+ * May free older kept regions to stay within the limit. */
+int armcii_gmr_recycle_keep(armcii_gmr_t *g);
+/* Collective over the world: free every kept region (finalize). */
+void armcii_gmr_recycle_drain(void);
+/* Collective over g->comm: free g's windows, communicators and memory. */
+void armcii_gmr_release(armcii_gmr_t *g);
 
 /* ---- communicators shared by regions (gmr_comm.c) ---- */
 /* Collective over comm: the entry for comm's membership (made if new). */

@@ -52,6 +52,11 @@ void armcii_gmr_init(void)
     if (armcii_gmr_table_init(&GS.table, n))
         armcii_error("ARMCI_Init", "out of memory for the translation table");
     GS.shm_ok = probe_shm(armcii_state.node);
+    /* Every process must keep the same regions (gmr_recycle.c). */
+    unsigned long lim = (unsigned long)armcii_state.cfg.region_cache;
+    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &lim, 1, MPI_UNSIGNED_LONG, MPI_MIN,
+                             armcii_state.world));
+    GS.recycle_limit = lim;
     /* The first window of the run: an MPI that cannot make windows at all
      * here gets a clear error, not the MPI's abort.  MPI_Win_allocate is the
      * kind every osc provides (a one-process Open MPI job has only osc/sm,
@@ -233,17 +238,9 @@ static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
     }
 }
 
-armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs)
+/* A region over comm with no memory yet (collective over comm). */
+static armcii_gmr_t *new_region(const char *call, MPI_Comm comm)
 {
-    unsigned long mx = size;
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm));
-    int gsize;
-    ARMCII_MPI(MPI_Comm_size(comm, &gsize));
-    if (mx == 0) {
-        for (int r = 0; r < gsize; r++)
-            base_ptrs[r] = NULL;
-        return NULL;
-    }
     armcii_gmr_t *g = calloc(1, sizeof *g);
     if (!g)
         armcii_error(call, "out of memory");
@@ -265,15 +262,49 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     if (!g->abs_of || !g->slice || !g->dirty)
         armcii_error(call, "out of memory");
     ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, 1, MPI_INT, g->comm));
+    return g;
+}
 
+/* New windows for g: my slice's base (collective over g->comm). */
+static char *new_windows(armcii_gmr_t *g, size_t size)
+{
     group_creation(g, 1);
     char *mybase = alloc_windows(g, size);
     group_creation(g, 0);
-    if (size && armcii_state.cfg.debug_alloc)
-        memset(mybase, 0, size);
     armcii_win_errors_return(g->win);
     if (g->shm_win != MPI_WIN_NULL && g->shm_win != g->win)
         armcii_win_errors_return(g->shm_win);
+    g->mybase = mybase;
+#ifndef ARMCII_GHOSTS
+    g->recyclable = g->size == armcii_state.nproc; /* gmr_recycle.c */
+#endif
+    return mybase;
+}
+
+armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs)
+{
+    unsigned long mx = size;
+    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm));
+    int gsize;
+    ARMCII_MPI(MPI_Comm_size(comm, &gsize));
+    if (mx == 0) {
+        for (int r = 0; r < gsize; r++)
+            base_ptrs[r] = NULL;
+        return NULL;
+    }
+    armcii_gmr_t *g = armcii_gmr_recycle_take(comm, size);
+    char *mybase;
+    int reused = g != NULL;
+    if (reused) {
+        mybase = g->mybase;
+        if (g->shm_win != MPI_WIN_NULL)
+            *(volatile int *)(mybase - ARMCII_SLICE_HDR) = 0; /* the slice's accumulate lock */
+    } else {
+        g = new_region(call, comm);
+        mybase = new_windows(g, size);
+    }
+    if (size && armcii_state.cfg.debug_alloc)
+        memset(mybase, 0, size);
     ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
     int wq = armcii_win_quirks(g->win);
     GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
@@ -285,29 +316,19 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     ARMCII_MPI(MPI_Barrier(g->comm));
     for (int r = 0; r < g->size; r++)
         base_ptrs[r] = g->slice[r].base;
-    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s", call, g->size, size,
+    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s%s", call, g->size, size,
                g->shm_win == MPI_WIN_NULL ? "MPI_Win_allocate"
                : g->win == g->shm_win ? "node-shared window" : "node-shared + MPI_Win_create",
-               g->all_local ? ", direct accumulates" : "");
+               g->all_local ? ", direct accumulates" : "", reused ? ", reused" : "");
     return g;
 }
 
-/* Tear down g (collective over g->comm). */
-static void region_free(armcii_gmr_t *g)
+void armcii_gmr_release(armcii_gmr_t *g)
 {
-    armcii_gmr_nb_purge(g);
-    armcii_gmr_ghost_freed(g);
-    ARMCII_MPI(MPI_Win_flush_all(g->win));
-    ARMCII_MPI(MPI_Barrier(g->comm));
-    ARMCII_MPI(MPI_Win_unlock_all(g->win));
     if (g->win != g->shm_win)
         ARMCII_MPI(MPI_Win_free(&g->win));
     if (g->shm_win != MPI_WIN_NULL)
         ARMCII_MPI(MPI_Win_free(&g->shm_win));
-    for (int r = 0; r < g->size; r++)
-        if (g->slice[r].size)
-            armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
-    list_unlink(g);
     armcii_gmr_comm_put(g->gcomm);
     free(g->abs_of);
     free(g->slice);
@@ -315,7 +336,29 @@ static void region_free(armcii_gmr_t *g)
     free(g->wcnt);
     free(g->fcnt);
     free(g->wsnap);
+    free(g->cap);
     free(g);
+}
+
+/* Tear down g (collective over g->comm); keep: its windows may be kept
+ * for reuse (gmr_recycle.c). */
+static void region_free(armcii_gmr_t *g, int keep)
+{
+    armcii_gmr_nb_purge(g);
+    armcii_gmr_ghost_freed(g);
+    ARMCII_MPI(MPI_Win_flush_all(g->win));
+    ARMCII_MPI(MPI_Barrier(g->comm));
+    ARMCII_MPI(MPI_Win_unlock_all(g->win));
+    for (int r = 0; r < g->size; r++)
+        if (g->slice[r].size)
+            armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
+    list_unlink(g);
+    size_t mine = g->slice[g->rank].size;
+    keep = keep && armcii_gmr_recycle_keep(g);
+    armcii_log(2, "region of %d ranks, %zu bytes here, %s", g->size, mine,
+               keep ? "kept for reuse" : "freed");
+    if (!keep)
+        armcii_gmr_release(g);
 }
 
 armcii_gmr_t *armcii_gmr_find_local(const void *ptr)
@@ -358,7 +401,7 @@ void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
     if (gsize != g->size)
         armcii_error(call, "the allocation was made over a group of %d processes, freed "
                      "over %d", g->size, gsize);
-    region_free(g);
+    region_free(g, 1);
 }
 
 int armcii_gmr_finalize(void)
@@ -371,10 +414,11 @@ int armcii_gmr_finalize(void)
         g = g->next;
     while (g) {
         armcii_gmr_t *prev = g->prev;
-        region_free(g);
+        region_free(g, 0);
         leaked++;
         g = prev;
     }
+    armcii_gmr_recycle_drain();
     armcii_gmr_ghost_finalize();
     armcii_gmr_local_finalize();
     armcii_gmr_table_destroy(&GS.table);
