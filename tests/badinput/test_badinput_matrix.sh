@@ -18,7 +18,8 @@ runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 capdir=$(mktemp -d "${TMPDIR:-/tmp}/matrix.XXXXXX") || exit 99
 trap 'rm -rf "$capdir"' EXIT
 launches="1 2"
-if grep -q 'ARMCII_GHOSTS 1' "${TESTS_BUILDDIR:-tests}/../src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build; then
     launches=${NPROCS:-4}
     echo "ghost build: one launch of $launches processes (no single-process layout)"
 fi

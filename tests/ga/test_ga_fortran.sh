@@ -28,7 +28,8 @@ fflags=$("${GA_CONFIG:-ga-config}" --fflags 2>/dev/null) || fflags=-fdefault-int
 # ARMCI_VIRTUAL_NODE_SIZE users; without virtual nodes this one machine is
 # the node.  Other builds: every rank is a user.
 users=$np
-if grep -q 'ARMCII_GHOSTS 1' "$top/src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build; then
     vn=${ARMCI_VIRTUAL_NODE_SIZE:-0}
     g=${ARMCI_GHOSTS_PER_NODE:-1}
     if [ "$vn" -gt 0 ]; then users=$((np * vn / (vn + g))); else users=$((np - g)); fi

@@ -17,7 +17,8 @@ prog=${TESTS_BUILDDIR:-tests}/mpi/badinput
 # abort path still has a ghost to take down.  Under MPICH, whose processes
 # spin, 6 oversubscribed processes took 3x as long as 3
 # (benchmarks/results/ci_times.txt).
-if grep -q 'ARMCII_GHOSTS 1' "${TESTS_BUILDDIR:-tests}/../src/config.h" 2>/dev/null &&
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build &&
    [ "${NPROCS:-4}" -ge 6 ]; then
     NPROCS=$((NPROCS / 2))
     echo "ghost build: the catalogue runs on $NPROCS processes (one virtual node and its ghost)"

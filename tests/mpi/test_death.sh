@@ -29,7 +29,8 @@ fi
 [ -n "$ARMCI_VIRTUAL_NODE_SIZE" ] || { ARMCI_VIRTUAL_NODE_SIZE=2; export ARMCI_VIRTUAL_NODE_SIZE; }
 scenarios=${DEATH_SCENARIOS:-comm barrier mutex}
 build=plain
-if grep -q 'ARMCII_GHOSTS 1' "${TESTS_BUILDDIR:-tests}/../src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build; then
     build=ghost
     scenarios=${DEATH_SCENARIOS:-comm barrier mutex ghost}
 fi

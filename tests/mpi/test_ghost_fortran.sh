@@ -14,7 +14,8 @@ dir=${TESTS_SRCDIR:-tests}/mpi
 src="$dir/ghost_fortran_coll.f90 $dir/ghost_fortran_more.f90 $dir/ghost_fortran.f90"
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}
-if ! grep -q 'ARMCII_GHOSTS 1' "$top/src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ! ghost_build; then
     echo "SKIP: not a ghost-progress build"
     exit 77
 fi

@@ -6,7 +6,8 @@
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}
-if ! grep -q 'ARMCII_GHOSTS 1' "${TESTS_BUILDDIR:-tests}/../src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ! ghost_build; then
     echo "SKIP: not a ghost-progress build"
     exit 77
 fi

@@ -26,7 +26,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_info_probe.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE
 # the ghost build: 2 processes are 2 users without ghosts
-if grep -q '^#define ARMCII_GHOSTS 1' "$top/src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build; then
     ARMCI_GHOSTS_PER_NODE=0
     export ARMCI_GHOSTS_PER_NODE
 fi

@@ -16,7 +16,8 @@ bad() { echo "FAIL test_armci_info: $*"; fail=1; }
 # In the ghost build a lone process would have to be a ghost: the 1-process
 # run has none, the probe runs 2 users + 1 ghost.
 ghost_env= probe_n=2
-if grep -q '^#define ARMCII_GHOSTS 1' "$top/src/config.h" 2>/dev/null; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build; then
     ghost_env=ARMCI_GHOSTS_PER_NODE=0 probe_n=3
 fi
 # The checks below expect these at their defaults.

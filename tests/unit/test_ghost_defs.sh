@@ -8,10 +8,10 @@
 # beyond them.
 top=${TESTS_SRCDIR:-tests}/..
 lib=${TESTS_BUILDDIR:-tests}/../.libs/libarmci.so
-config=${TESTS_BUILDDIR:-tests}/../src/config.h
 command -v python3 >/dev/null || { echo "SKIP test_ghost_defs: no python3"; exit 77; }
 exports=""
-if grep -q 'ARMCII_GHOSTS 1' "$config" 2>/dev/null && [ -f "$lib" ]; then
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+if ghost_build && [ -f "$lib" ]; then
     exports=$(mktemp)
     trap 'rm -f "$exports"' EXIT
     nm -D --defined-only "$lib" | awk '$2 == "T" {print $3}' >"$exports"
