@@ -6,6 +6,7 @@ MPI_TESTS = \
 	tests/mpi/test_nb \
 	tests/mpi/test_malloc \
 	tests/mpi/test_recycle \
+	tests/mpi/test_many_op_calls \
 	tests/mpi/test_msg \
 	tests/mpi/test_groups \
 	tests/mpi/test_groups_noncoll \
@@ -24,7 +25,7 @@ CLEANFILES += tests/osc-usable.*
 # scripts stay in the tarball through EXTRA_DIST either way.
 MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
-	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh
+	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh tests/mpi/test_many_ops.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh $(RUN_MPI_PROBES)
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
@@ -46,7 +47,7 @@ include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
-	tests/mpi/mpich_small_win_repro tests/mpi/exit0_repro tests/mpi/osc_usable
+	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
@@ -124,6 +125,7 @@ tests_mpi_test_contig_LDADD = $(TEST_LIBS)
 tests_mpi_test_nb_LDADD = $(TEST_LIBS)
 tests_mpi_test_malloc_LDADD = $(TEST_LIBS)
 tests_mpi_test_recycle_LDADD = $(TEST_LIBS)
+tests_mpi_test_many_op_calls_LDADD = $(TEST_LIBS)
 tests_mpi_test_msg_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_noncoll_LDADD = $(TEST_LIBS)

@@ -128,6 +128,7 @@ typedef struct {
     int direct;                   /* node-local path in use */
     long allocations;
     unsigned long completions;    /* MPI-path completions (progress pokes) */
+    unsigned long issued;         /* MPI RMA operations issued (gmr_ops.c, bound_outstanding) */
     int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
     unsigned measure;             /* ARMCII_MEASURE_* bits (set by src/progress);
                                    * beside poke: the hot path reads both */

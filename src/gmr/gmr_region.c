@@ -348,11 +348,13 @@ static void region_free(armcii_gmr_t *g, int keep)
     armcii_gmr_ghost_freed(g);
     ARMCII_MPI(MPI_Win_flush_all(g->win));
     ARMCII_MPI(MPI_Barrier(g->comm));
+    /* Out of the lists before its epoch ends: another thread's fence or
+     * bound (gmr_ops.c) flushes the windows it finds there. */
+    list_unlink(g);
     ARMCII_MPI(MPI_Win_unlock_all(g->win));
     for (int r = 0; r < g->size; r++)
         if (g->slice[r].size)
             armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
-    list_unlink(g);
     size_t mine = g->slice[g->rank].size;
     keep = keep && armcii_gmr_recycle_keep(g);
     armcii_log(2, "region of %d ranks, %zu bytes here, %s", g->size, mine,
