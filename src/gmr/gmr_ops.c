@@ -84,9 +84,9 @@ static void mark_dirty(const armcii_target_t *t)
  * aborted); GA's sprsmatmult.x got there through one ARMCI_GetV in mode
  * off (tests/mpi/test_many_op_calls.c).  Completing early is always
  * allowed, so after every ARMCII_OPS_BOUND-th MPI operation of the process
- * every window in use completes what it has (flush_all: reads included):
- * a flush per live region every 65,536 operations costs nothing measurable
- * on any MPI, so the bound holds everywhere. */
+ * every window in use completes what it has (flush_all: reads included).
+ * It holds on every MPI: per operation an increment and a branch, and a
+ * flush per live region every 65,536 operations. */
 #define ARMCII_OPS_BOUND 65536
 static void bound_outstanding(MPI_Win win)
 {
