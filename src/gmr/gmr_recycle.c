@@ -5,10 +5,8 @@
  * faults, and MPI's shared-window allocation has costs of its own (MPICH
  * probes the address space page by page for a symmetric mapping).  Programs
  * that create and destroy arrays as they go, as Global Arrays does for its
- * temporaries, paid that on every allocation: GA 5.8.2's elempatch.x took
- * 592 thousand page faults per process and 2.7 s against 0.86 s on GA's
- * MPI-TS, which reuses its heap; with reuse 402 thousand and 2.1 s
- * (benchmarks/results/ga_elempatch.mpich.txt).
+ * temporaries, paid that on every allocation, where GA's MPI-TS reuses its
+ * heap (GA's elempatch.x: benchmarks/results/ga_elempatch.*.txt).
  *
  * So ARMCI_Free of a region over all processes keeps its windows, with
  * their touched memory, and a later allocation over all processes whose
