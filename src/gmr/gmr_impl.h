@@ -54,6 +54,7 @@ struct armcii_gmr {
     char *mybase;             /* my slice's user base as the windows gave it */
     int recyclable;           /* world-sized, memory from the default path */
     size_t *cap;              /* recycled: each slice's bytes as created */
+    unsigned long kept_at;    /* recycled: world_allocs when it was kept */
 };
 
 /* dirty[] bits: writes through the region's window, through a ghost. */
@@ -122,7 +123,9 @@ typedef struct {
                                    * (gmr_recycle.c) */
     int nrecycled;
     size_t recycled_bytes;        /* sum of their largest slices */
-    size_t recycle_limit;         /* ARMCI_REGION_CACHE, the least any process asked */
+    unsigned long world_allocs;   /* allocations over all processes so far */
+    size_t recycle_limit;
+    unsigned long recycle_age;    /* ARMCI_REGION_CACHE_AGE, the least any process asked */         /* ARMCI_REGION_CACHE, the least any process asked */
     armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
     int shm_ok;                   /* MPI_Win_allocate_shared works here */
     int direct;                   /* node-local path in use */

@@ -53,10 +53,12 @@ void armcii_gmr_init(void)
         armcii_error("ARMCI_Init", "out of memory for the translation table");
     GS.shm_ok = probe_shm(armcii_state.node);
     /* Every process must keep the same regions (gmr_recycle.c). */
-    unsigned long lim = (unsigned long)armcii_state.cfg.region_cache;
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &lim, 1, MPI_UNSIGNED_LONG, MPI_MIN,
+    unsigned long lim[2] = {(unsigned long)armcii_state.cfg.region_cache,
+                            (unsigned long)armcii_state.cfg.region_cache_age};
+    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, lim, 2, MPI_UNSIGNED_LONG, MPI_MIN,
                              armcii_state.world));
-    GS.recycle_limit = lim;
+    GS.recycle_limit = lim[0];
+    GS.recycle_age = lim[1];
     /* The first window of the run: an MPI that cannot make windows at all
      * here gets a clear error, not the MPI's abort.  MPI_Win_allocate is the
      * kind every osc provides (a one-process Open MPI job has only osc/sm,

@@ -2,8 +2,10 @@
  * (src/gmr/gmr_recycle.c): the same sizes come back at the same addresses,
  * a reused region carries puts, gets and accumulates between every pair
  * like a new one, a request that does not fit gets new memory, zero-size
- * slices mix with others, and past the limit (ARMCI_REGION_CACHE, 16 MiB
- * here) the oldest kept regions are freed without breaking the rest.  The
+ * slices mix with others, past the limit (ARMCI_REGION_CACHE, 16 MiB here)
+ * further frees are not kept while the kept ones are recent, and once
+ * ARMCI_REGION_CACHE_AGE (10 here) allocations went by without taking
+ * them, the oldest make room.  The
  * ghost build keeps nothing (its regions come from the ghost pools). */
 #include <stdint.h>
 #include <string.h>
@@ -72,6 +74,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     setenv("ARMCI_REGION_CACHE", getenv("ARMCI_REGION_CACHE") ? getenv("ARMCI_REGION_CACHE")
                                                                : "16777216", 1);
+    setenv("ARMCI_REGION_CACHE_AGE", "10", 1);
     ARMCI_Init();
     tu_name = "test_recycle";
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -111,12 +114,15 @@ int main(int argc, char **argv)
     exercise(d, m, "too large for the kept one");
     release(d);
 
-    /* 40 live regions of 1 MiB per process, freed: 16 MiB are kept, the
-     * oldest go; asking again reuses some, makes the rest, all usable. */
-    enum { NR = 40 };
+    /* 20 live regions of 1 MiB - 1 KiB per process, freed: the first 16
+     * fill the 16 MiB and are kept (the two small regions kept above, under
+     * 12 KiB up to 8 processes, leave room for 16, and are stale by the
+     * 17th), the rest are freed; asking again takes the kept ones, oldest
+     * first, and makes the rest, all usable. */
+    enum { NR = 20 };
     void **r[NR];
     for (int p = 0; p < np; p++)
-        n[p] = (1 << 20) / (long)sizeof(long);
+        n[p] = ((1 << 20) - 1024) / (long)sizeof(long);
     for (int i = 0; i < NR; i++)
         r[i] = alloc_longs(n);
     void *old[NR];
@@ -128,11 +134,9 @@ int main(int argc, char **argv)
         r[i] = alloc_longs(n);
         ((long *)r[i][me])[5] = i;
     }
-    /* The 16 freed last are kept (16 x 1 MiB); the first 16 requests take
-     * them, oldest first. */
     for (int i = 0; i < 16 && reuse; i++)
-        CHECK(r[i][me] == old[NR - 16 + i], "request %d after the evictions: %p, expected the "
-              "kept region of request %d (%p)", i, r[i][me], NR - 16 + i, old[NR - 16 + i]);
+        CHECK(r[i][me] == old[i], "request %d with the cache full: %p, expected the region "
+              "kept from request %d (%p)", i, r[i][me], i, old[i]);
     ARMCI_Barrier();
     for (int i = 0; i < NR; i++) {
         long got = -1;
@@ -140,6 +144,29 @@ int main(int argc, char **argv)
         CHECK(got == i, "region %d of %d: read %ld from process %d", i, NR, got, (me + 1) % np);
         for (int j = 0; j < i; j++)
             CHECK(r[i][me] != r[j][me], "regions %d and %d live at the same address", j, i);
+    }
+    exercise(r[NR - 1], n, "with the cache full");
+    for (int i = 0; i < NR; i++)
+        release(r[i]);
+
+    /* A 32 KiB allocation, which none of them fits, over and over: it is
+     * not kept while the kept 16 MiB are recent; 10 allocations later the
+     * oldest of them is stale and makes room, and the 32 KiB one is reused. */
+    void **t = malloc(np * sizeof *t);
+    long seen = -1;
+    for (int i = 0; i < 14; i++) {
+        /* Not cleared: a reused region still holds the last round's mark. */
+        ARMCI_Malloc(t, 32768);
+        seen = ((long *)t[me])[3];
+        ((long *)t[me])[3] = i;
+        ARMCI_Free(t[me]);
+    }
+    free(t);
+    CHECK(!reuse || seen == 12, "a small region is not reused after the kept ones went "
+          "stale: the last one held %ld, not the previous round's 12", seen);
+    for (int i = 0; i < NR; i++) {
+        r[i] = alloc_longs(n);
+        ((long *)r[i][me])[5] = i;
     }
     exercise(r[NR - 1], n, "after evictions");
     for (int i = 0; i < NR; i++)
