@@ -27,7 +27,8 @@ MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_sma
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
 	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh tests/mpi/test_many_ops.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
-	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh $(RUN_MPI_PROBES)
+	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh \
+	tests/mpi/test_mpich_shm_rma.sh $(RUN_MPI_PROBES)
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
@@ -47,7 +48,8 @@ include tests/ga/Makefile.mk
 check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
-	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable
+	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable \
+	tests/mpi/mpich_shm_rma_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)

@@ -109,7 +109,7 @@ static void list_unlink(armcii_gmr_t *g)
     armcii_unlock(&GS.lock);
 }
 
-#define ARMCII_WIN_MIN_BYTES 16
+#define ARMCII_WIN_ALIGN 16
 
 /* Allocate the memory and windows of g; returns my slice's user base. */
 static char *alloc_windows(armcii_gmr_t *g, size_t size)
@@ -127,12 +127,15 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
         ARMCII_MPI(MPI_Info_free(&info));
         return seg;
     }
-    if (!GS.shm_ok) {
-        /* MPICH 4.0.2 loses puts into windows under 16 bytes
-         * (tests/mpi/mpich_small_win_repro.c; 4.3.2 does not): pad, on
-         * every MPI since it costs nothing; the slice size the table knows
-         * stays the user's. */
-        size_t wbytes = size && size < ARMCII_WIN_MIN_BYTES ? ARMCII_WIN_MIN_BYTES : size;
+    /* With the node-local path off every access is MPI RMA, which some
+     * MPIs run slower on shared windows (ARMCII_QUIRK_SHM_WIN_RMA_SLOW). */
+    if (!GS.shm_ok || (!GS.direct && (armcii_quirks() & ARMCII_QUIRK_SHM_WIN_RMA_SLOW))) {
+        /* MPICH 4.0.2 misplaces puts into windows whose size is not a
+         * multiple of 16 bytes: under 16 the target never sees them, at
+         * 2056 they land 8 bytes early (tests/mpi/mpich_small_win_repro.c;
+         * 4.3.2 passed the small sizes).  Round up, on every MPI since it
+         * costs nothing; the slice size the table knows stays the user's. */
+        size_t wbytes = (size + ARMCII_WIN_ALIGN - 1) / ARMCII_WIN_ALIGN * ARMCII_WIN_ALIGN;
         ARMCII_MPI(MPI_Win_allocate((MPI_Aint)wbytes, 1, info, g->comm, &seg, &g->win));
         g->shm_win = MPI_WIN_NULL;
         g->disp_hdr = 0;

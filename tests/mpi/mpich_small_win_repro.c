@@ -1,10 +1,13 @@
 /*
  * Minimal pure-MPI reproducer (no ARMCI): with Debian's MPICH 4.0.2
- * (ch4:ucx), an MPI_Put into an MPI_Win_allocate window of fewer than 16
- * bytes is lost: the origin's flush returns, and after a barrier and
- * MPI_Win_sync the target still reads the old value (4, 8 and 12 bytes
- * lose it; 16 bytes and more work; Open MPI 4.1 works at every size).
- * The library pads such windows to ARMCII_WIN_MIN_BYTES (src/gmr/gmr_region.c).
+ * (ch4:ucx), an MPI_Put into an MPI_Win_allocate window whose size is not
+ * a multiple of 16 bytes misses the target: the origin's flush returns,
+ * and after a barrier and MPI_Win_sync the target still reads the old
+ * value (4, 8, 12, 2056, 2060 and 4100 bytes lose it; 16, 2064 and 4112
+ * work; Open MPI 4.1 works at every size).  With more data the cause
+ * shows: a 2056-byte window's puts land 8 bytes before the target's base,
+ * so the target reads each element shifted by one.  The library rounds
+ * such windows up to a multiple of ARMCII_WIN_ALIGN (src/gmr/gmr_region.c).
  *
  * usage: mpich_small_win_repro BYTES (2 ranks).  Exit 1 when the put is lost.
  */
