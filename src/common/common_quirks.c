@@ -102,11 +102,10 @@ int armcii_quirks(void)
         q |= ARMCII_QUIRK_ACC_DTYPE_SPLIT;
     /* MPICH 4.0.2 (ch4:ucx) puts into an MPI_Win_allocate_shared window
      * through UCX's active messages and into an MPI_Win_allocate window by
-     * its own shared-memory copy: put + flush_local of 8 B took 1040-1160
-     * ns against 290-310, 64 KiB 11.6-12.1 us against 5.2-5.4, on one node
-     * (tests/mpi/mpich_shm_rma_repro.c; Open MPI 4.1.4: no difference).
-     * MPICH 4.3 is not measured; taking MPI_Win_allocate costs nothing
-     * where the difference is absent. */
+     * its own shared-memory copy, 2-3.5x faster on one node
+     * (tests/mpi/mpich_shm_rma_repro.c, docs/mpi-notes.md; Open MPI 4.1.4:
+     * no difference).  MPICH 4.3 is not measured; taking MPI_Win_allocate
+     * costs nothing where the difference is absent. */
     if (id->impl == ARMCII_MPI_MPICH && (id->major < 4 || (id->major == 4 && id->minor == 0)))
         q |= ARMCII_QUIRK_SHM_WIN_RMA_SLOW;
     q_state.quirks = q;

@@ -124,8 +124,8 @@ typedef struct {
     int nrecycled;
     size_t recycled_bytes;        /* sum of their largest slices */
     unsigned long world_allocs;   /* allocations over all processes so far */
-    size_t recycle_limit;
-    unsigned long recycle_age;    /* ARMCI_REGION_CACHE_AGE, the least any process asked */         /* ARMCI_REGION_CACHE, the least any process asked */
+    size_t recycle_limit;         /* ARMCI_REGION_CACHE, the least any process asked */
+    unsigned long recycle_age;    /* ARMCI_REGION_CACHE_AGE, likewise */
     armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
     int shm_ok;                   /* MPI_Win_allocate_shared works here */
     int direct;                   /* node-local path in use */

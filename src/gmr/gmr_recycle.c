@@ -124,10 +124,9 @@ int armcii_gmr_recycle_keep(armcii_gmr_t *g)
      * allocations ago or earlier), oldest first; when every kept
      * region is recent, g is the one freed.  Evicting recent ones instead
      * (least recently kept first) makes a cycle of allocations larger than
-     * the cache miss on every allocation: GA's elempatch.x, 14 arrays at a
-     * time in 15 sizes up to 8 MB a process (283 MB a cycle), reused 42% of
-     * its allocations that way; refusing keeps a stable part of the cycle
-     * and reuses 84% (benchmarks/results/ga_elempatch.mpich.txt).
+     * the cache miss on every allocation (GA's elempatch.x cycles through
+     * 14 arrays at a time in 15 sizes); refusing keeps a stable part of the
+     * cycle reused (benchmarks/results/ga_elempatch.mpich.txt).
      */
     for (;;) {
         armcii_lock(&GS.lock);
