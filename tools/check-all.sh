@@ -107,7 +107,7 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     # the catalogue's real aborts under MPICH run in the MPICH ghost stage
     # (mode off); here the matrix checks validation in both modes
     BADINPUT_MODES=off make check CHECK_MODES='on vn2'
-    # mode off's one MPICH-specific choice (regions on MPI_Win_allocate)
+    # mode off's shared-window probe, recorded under MPICH too
     make check-modes CHECK_MODES=off ALL_MPI_TESTS=tests/mpi/test_mpich_shm_rma.sh
     skips mpich test-suite.log test-suite-on.log test-suite-vn2.log test-suite-off.log
     cd ..

@@ -224,10 +224,6 @@ enum {
     /* MPI_Win_flush_local on this window never returns while a get to
      * another target is outstanding: complete everything with flush. */
     ARMCII_QUIRK_NO_FLUSH_LOCAL = 8,
-    /* RMA through a shared-memory window (MPI_Win_allocate_shared) costs
-     * this MPI several times what it costs through MPI_Win_allocate: with
-     * the node-local path off, regions take MPI_Win_allocate. */
-    ARMCII_QUIRK_SHM_WIN_RMA_SLOW = 16,
 };
 /* Quirks of the running MPI (not window specific), decided once. */
 int armcii_quirks(void);

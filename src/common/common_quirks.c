@@ -100,14 +100,6 @@ int armcii_quirks(void)
     if (id->impl == ARMCII_MPI_OMPI &&
         (id->major < 4 || (id->major == 4 && id->minor == 0 && id->release < 1)))
         q |= ARMCII_QUIRK_ACC_DTYPE_SPLIT;
-    /* MPICH 4.0.2 (ch4:ucx) puts into an MPI_Win_allocate_shared window
-     * through UCX's active messages and into an MPI_Win_allocate window by
-     * its own shared-memory copy, 2-3.5x faster on one node
-     * (tests/mpi/mpich_shm_rma_repro.c, docs/mpi-notes.md; Open MPI 4.1.4:
-     * no difference).  MPICH 4.3 is not measured; taking MPI_Win_allocate
-     * costs nothing where the difference is absent. */
-    if (id->impl == ARMCII_MPI_MPICH && (id->major < 4 || (id->major == 4 && id->minor == 0)))
-        q |= ARMCII_QUIRK_SHM_WIN_RMA_SLOW;
     q_state.quirks = q;
     return q;
 }

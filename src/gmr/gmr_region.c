@@ -127,9 +127,14 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
         ARMCII_MPI(MPI_Info_free(&info));
         return seg;
     }
-    /* With the node-local path off every access is MPI RMA, which some
-     * MPIs run slower on shared windows (ARMCII_QUIRK_SHM_WIN_RMA_SLOW). */
-    if (!GS.shm_ok || (!GS.direct && (armcii_quirks() & ARMCII_QUIRK_SHM_WIN_RMA_SLOW))) {
+    /*
+     * Regions stay node-shared windows with the node-local path off too,
+     * although MPICH 4.0.2 runs RMA on them 2-3.5x slower than on
+     * MPI_Win_allocate windows (tests/mpi/mpich_shm_rma_repro.c): sent
+     * there, GA 5.9.2's nga-onesided.x read wrong data now and then
+     * (batched vector gets; docs/mpi-notes.md).
+     */
+    if (!GS.shm_ok) {
         /* MPICH 4.0.2 misplaces puts into windows whose size is not a
          * multiple of 16 bytes: under 16 the target never sees them, at
          * 2056 they land 8 bytes early (tests/mpi/mpich_small_win_repro.c;

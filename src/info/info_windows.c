@@ -94,8 +94,7 @@ static const char *region_windows(void)
         return "MPI_Win_create over slices of the ghosts' pools, for groups spanning nodes; "
                "node-shared windows within a node";
 #endif
-    if (!armcii_gmr_facts().shm_ok ||
-        (!armcii_gmr_facts().direct && (armcii_quirks() & ARMCII_QUIRK_SHM_WIN_RMA_SLOW)))
+    if (!armcii_gmr_facts().shm_ok)
         return "MPI_Win_allocate over the group";
     if (armcii_state.nnodes == 1)
         return "MPI_Win_allocate_shared (one node)";

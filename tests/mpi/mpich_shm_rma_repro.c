@@ -5,9 +5,10 @@
  * copy, so on one node a put into the shared window costs several times as
  * much: MPI_Put + MPI_Win_flush_local of 8 B took 1040-1160 ns against
  * 290-310 ns, 64 KiB 11.6-12.1 us against 5.2-5.4 us (2 ranks, 2-core host;
- * Open MPI 4.1.4: 20-47 ns on both).  With the node-local path off the
- * library therefore takes MPI_Win_allocate on such an MPI
- * (ARMCII_QUIRK_SHM_WIN_RMA_SLOW, src/common/common_quirks.c).
+ * Open MPI 4.1.4: 20-47 ns on both).  The library keeps node-shared
+ * windows anyway: sent to MPI_Win_allocate with the node-local path off,
+ * a GA test read wrong data under MPICH (src/gmr/gmr_region.c,
+ * docs/mpi-notes.md).
  *
  * usage: mpich_shm_rma_repro [ITERS] (2 ranks).  Prints the MPI library's
  * first line and the median over 5 rounds of each window kind's put
