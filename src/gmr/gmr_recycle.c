@@ -128,21 +128,19 @@ int armcii_gmr_recycle_keep(armcii_gmr_t *g)
      * 14 arrays at a time in 15 sizes); refusing keeps a stable part of the
      * cycle reused (benchmarks/results/ga_elempatch.mpich.txt).
      */
-    for (;;) {
-        armcii_lock(&GS.lock);
+    armcii_lock(&GS.lock);
+    while (GS.nrecycled >= RECYCLE_MAX || GS.recycled_bytes + w > GS.recycle_limit) {
         armcii_gmr_t *old = GS.recycled;
-        int full = GS.nrecycled >= RECYCLE_MAX || GS.recycled_bytes + w > GS.recycle_limit;
-        if (full && (!old || GS.world_allocs - old->kept_at < GS.recycle_age)) {
+        if (!old || GS.world_allocs - old->kept_at < GS.recycle_age) {
             armcii_unlock(&GS.lock);
             return 0;
         }
-        if (!full)
-            break; /* still locked */
         GS.recycled = old->next;
         GS.nrecycled--;
         GS.recycled_bytes -= largest_slice(old);
         armcii_unlock(&GS.lock);
-        armcii_gmr_release(old);
+        armcii_gmr_release(old); /* collective: outside the lock */
+        armcii_lock(&GS.lock);
     }
     armcii_gmr_t **pp = &GS.recycled;
     while (*pp)

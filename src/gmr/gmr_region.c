@@ -129,10 +129,9 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
     }
     /*
      * Regions stay node-shared windows with the node-local path off too,
-     * although MPICH 4.0.2 runs RMA on them 2-3.5x slower than on
-     * MPI_Win_allocate windows (tests/mpi/mpich_shm_rma_repro.c): sent
-     * there, GA 5.9.2's nga-onesided.x read wrong data now and then
-     * (batched vector gets; docs/mpi-notes.md).
+     * although MPICH 4.0.2 runs RMA on them slower than on MPI_Win_allocate
+     * windows (tests/mpi/mpich_shm_rma_repro.c): sent there, GA 5.9.2's
+     * nga-onesided.x read wrong data now and then (docs/mpi-notes.md).
      */
     if (!GS.shm_ok) {
         /* MPICH 4.0.2 misplaces puts into windows whose size is not a
