@@ -6,7 +6,7 @@ MPI_TESTS = \
 	tests/mpi/test_nb \
 	tests/mpi/test_malloc \
 	tests/mpi/test_recycle \
-	tests/mpi/test_many_op_calls \
+	tests/mpi/test_many_op_calls tests/mpi/test_flush_all_gets \
 	tests/mpi/test_msg \
 	tests/mpi/test_groups \
 	tests/mpi/test_groups_noncoll \
@@ -25,7 +25,8 @@ CLEANFILES += tests/osc-usable.*
 # scripts stay in the tarball through EXTRA_DIST either way.
 MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
-	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh tests/mpi/test_many_ops.sh
+	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh tests/mpi/test_many_ops.sh \
+	tests/mpi/test_mpich_flush_all.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh \
 	tests/mpi/test_mpich_shm_rma.sh $(RUN_MPI_PROBES)
@@ -49,7 +50,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable \
-	tests/mpi/mpich_shm_rma_repro
+	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
@@ -128,6 +129,7 @@ tests_mpi_test_nb_LDADD = $(TEST_LIBS)
 tests_mpi_test_malloc_LDADD = $(TEST_LIBS)
 tests_mpi_test_recycle_LDADD = $(TEST_LIBS)
 tests_mpi_test_many_op_calls_LDADD = $(TEST_LIBS)
+tests_mpi_test_flush_all_gets_LDADD = $(TEST_LIBS)
 tests_mpi_test_msg_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_LDADD = $(TEST_LIBS)
 tests_mpi_test_groups_noncoll_LDADD = $(TEST_LIBS)

@@ -224,6 +224,10 @@ enum {
     /* MPI_Win_flush_local on this window never returns while a get to
      * another target is outstanding: complete everything with flush. */
     ARMCII_QUIRK_NO_FLUSH_LOCAL = 8,
+    /* MPI_Win_flush_all on this window may return before an MPI_Get issued
+     * just before it has completed, and a later MPI_Win_flush to the same
+     * target then returns at once too: flush each rank instead. */
+    ARMCII_QUIRK_FLUSH_ALL_EARLY = 16,
 };
 /* Quirks of the running MPI (not window specific), decided once. */
 int armcii_quirks(void);

@@ -167,7 +167,7 @@ static void flush_pools(const ghost_region_t *pr, int ghost, int pool)
     for (int i = 0; i < ARMCII_GHOST_MAX_POOLS; i++)
         if (pool < 0 ? (pr->pools >> i & 1) : i == pool) {
             if (ghost < 0)
-                ARMCII_MPI(MPI_Win_flush_all(armcii_ghost_pool_win(i)));
+                armcii_gmr_flush_all(armcii_ghost_pool_win(i), -1);
             else
                 ARMCII_MPI(MPI_Win_flush(ghost, armcii_ghost_pool_win(i)));
         }
@@ -181,7 +181,7 @@ void armcii_gmr_ghost_freed(armcii_gmr_t *g)
     /* Nobody may touch the slices through either path after the barrier;
      * then my slice can go back to my partition (a window created later
      * over the same bytes is legal once this one is unused). */
-    ARMCII_MPI(MPI_Win_flush_all(g->win));
+    armcii_gmr_flush_all(g->win, g->flush_each);
     flush_pools(pr, -1, -1);
     ARMCII_MPI(MPI_Barrier(g->comm));
     if (pr->size)

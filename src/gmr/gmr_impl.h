@@ -37,6 +37,7 @@ struct armcii_gmr {
     armcii_gmr_slice_t *slice;/* indexed by group rank */
     MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
     int all_local;            /* all members share my node and direct is on */
+    int flush_each;           /* win has ARMCII_QUIRK_FLUSH_ALL_EARLY */
     int ghost_async;          /* ghost build: software-handled ops go to ghosts */
     unsigned ghost_classes;   /* ghost build: the classes that go (armcii_gmr_software_classes) */
     int ghost_rw;             /* ghost_async and contiguous put/get among them: no fast path */
@@ -177,6 +178,11 @@ void armcii_gmr_local_finalize(void);
  * goes through armcii_gmr_acc_issue(), which owns the scaling policy. */
 void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
                         MPI_Datatype stype, int tcount, MPI_Datatype ttype);
+
+/* MPI_Win_flush_all(win), or one MPI_Win_flush per rank of its group where
+ * flush_all may return before a get has completed (ARMCII_QUIRK_FLUSH_ALL_EARLY;
+ * each: 1 or 0 as cached in a region's flush_each, -1: ask the MPI). */
+void armcii_gmr_flush_all(MPI_Win win, int each);
 
 /* Local completion of everything issued to t's target on t's window. */
 void armcii_gmr_complete_local(const armcii_target_t *t);

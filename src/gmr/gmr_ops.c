@@ -95,12 +95,36 @@ static void bound_outstanding(MPI_Win win)
                           : ++armcii_gmr_state.issued;
     if (ARMCII_LIKELY(n % ARMCII_OPS_BOUND))
         return;
-    ARMCII_MPI(MPI_Win_flush_all(win)); /* a ghost's window is not in the list */
+    armcii_gmr_flush_all(win, -1); /* a ghost's window is not in the list */
     armcii_lock(&armcii_gmr_state.lock);
     for (armcii_gmr_t *g = armcii_gmr_state.regions; g; g = g->next)
         if (g->win != win)
-            ARMCII_MPI(MPI_Win_flush_all(g->win));
+            armcii_gmr_flush_all(g->win, g->flush_each);
     armcii_unlock(&armcii_gmr_state.lock);
+}
+
+/*
+ * MPICH's flush_all on windows other than shared ones can leave the get
+ * just issued in flight, and the caller's MPI_Win_flush to that target
+ * then finds nothing to wait for (common_quirks.c, FLUSH_ALL_EARLY).  The
+ * per-rank loop costs a flush per member, so only those windows take it.
+ */
+void armcii_gmr_flush_all(MPI_Win win, int each)
+{
+    if (each < 0)
+        each = (armcii_quirks() & ARMCII_QUIRK_FLUSH_ALL_EARLY) &&
+               (armcii_win_quirks(win) & ARMCII_QUIRK_FLUSH_ALL_EARLY);
+    if (ARMCII_LIKELY(!each)) {
+        ARMCII_MPI(MPI_Win_flush_all(win));
+        return;
+    }
+    MPI_Group grp;
+    int n;
+    ARMCII_MPI(MPI_Win_get_group(win, &grp));
+    ARMCII_MPI(MPI_Group_size(grp, &n));
+    ARMCII_MPI(MPI_Group_free(&grp));
+    for (int r = 0; r < n; r++)
+        ARMCII_MPI(MPI_Win_flush(r, win));
 }
 
 void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
@@ -281,7 +305,7 @@ void armcii_gmr_fence_all(void)
         size_t n = 2 * (size_t)g->size;
         for (size_t i = 0; g->wcnt && i < n; i++) /* lock held: wsnap is ours */
             g->wsnap[i] = __atomic_load_n(&g->wcnt[i], __ATOMIC_ACQUIRE);
-        ARMCII_MPI(MPI_Win_flush_all(g->win));
+        armcii_gmr_flush_all(g->win, g->flush_each);
         armcii_gmr_ghost_fence(g, -1);
         if (g->wcnt) {
             for (size_t i = 0; i < n; i++)

@@ -23,12 +23,17 @@ armcii_gmr_state_t armcii_gmr_state = {.create_lock = MPI_WIN_NULL, .async_hint 
                                        .phase = -1};
 #define GS armcii_gmr_state
 
-/* Probe whether this MPI gives shared-memory windows on the node comm. */
-static int probe_shm(MPI_Comm node)
+/* Whether this MPI gives shared-memory windows on the node comm, on every
+ * process; want == 0 on any process (ARMCI_SHARED_WINDOWS=off) says no
+ * without probing, since the probe is collective on each node. */
+static int probe_shm(MPI_Comm node, int want)
 {
     MPI_Win w;
     void *p;
     int ok, all;
+    ARMCII_MPI(MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, armcii_state.world));
+    if (!all)
+        return 0;
     ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, node, &p, &w) == MPI_SUCCESS;
     if (ok)
         ARMCII_MPI(MPI_Win_free(&w));
@@ -51,7 +56,9 @@ void armcii_gmr_init(void)
                               .create_lock = MPI_WIN_NULL};
     if (armcii_gmr_table_init(&GS.table, n))
         armcii_error("ARMCI_Init", "out of memory for the translation table");
-    GS.shm_ok = probe_shm(armcii_state.node);
+    /* ARMCI_SHARED_WINDOWS=off takes the path of an MPI without shared
+     * windows on any MPI, so that the test suite covers it. */
+    GS.shm_ok = probe_shm(armcii_state.node, armcii_state.cfg.shared_windows);
     /* Every process must keep the same regions (gmr_recycle.c). */
     unsigned long lim[2] = {(unsigned long)armcii_state.cfg.region_cache,
                             (unsigned long)armcii_state.cfg.region_cache_age};
@@ -74,7 +81,7 @@ void armcii_gmr_init(void)
     /* as if ARMCI_NO_FLUSH_LOCAL=on: every completion uses MPI_Win_flush */
     GS.no_flush_local = (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) || armcii_state.cfg.no_flush_local;
     GS.direct = GS.shm_ok && armcii_state.cfg.node_local;
-    if (armcii_state.cfg.node_local && !GS.shm_ok && me == 0)
+    if (armcii_state.cfg.node_local && armcii_state.cfg.shared_windows && !GS.shm_ok && me == 0)
         armcii_warn("this MPI refuses shared-memory windows; node-local path off");
     armcii_log(1, "shared windows: %s, node-local path: %s, RMA component: %s",
                GS.shm_ok ? "yes" : "no", GS.direct ? "on" : "off",
@@ -281,6 +288,7 @@ static char *new_windows(armcii_gmr_t *g, size_t size)
     char *mybase = alloc_windows(g, size);
     group_creation(g, 0);
     armcii_win_errors_return(g->win);
+    g->flush_each = (armcii_win_quirks(g->win) & ARMCII_QUIRK_FLUSH_ALL_EARLY) != 0;
     if (g->shm_win != MPI_WIN_NULL && g->shm_win != g->win)
         armcii_win_errors_return(g->shm_win);
     g->mybase = mybase;
@@ -355,7 +363,7 @@ static void region_free(armcii_gmr_t *g, int keep)
 {
     armcii_gmr_nb_purge(g);
     armcii_gmr_ghost_freed(g);
-    ARMCII_MPI(MPI_Win_flush_all(g->win));
+    armcii_gmr_flush_all(g->win, g->flush_each);
     ARMCII_MPI(MPI_Barrier(g->comm));
     /* Out of the lists before its epoch ends: another thread's fence or
      * bound (gmr_ops.c) flushes the windows it finds there. */

@@ -162,6 +162,11 @@ static const struct {
      "to another target is outstanding",
      "every operation completes with MPI_Win_flush (as ARMCI_NO_FLUSH_LOCAL=on); "
      "tests/mpi/ompi_pt2pt_getflush_repro.c put"},
+    {ARMCII_QUIRK_FLUSH_ALL_EARLY, "FLUSH_ALL_EARLY", 1, -1,
+     "MPICH (4.0.2 measured), MPI_Win_allocate and MPI_Win_create windows: "
+     "MPI_Win_flush_all may return before a get issued just before it has completed",
+     "such windows are flushed one rank at a time where the library would flush all; "
+     "tests/mpi/mpich_flush_all_repro.c"},
 };
 #define N_QUIRKS (int)(sizeof quirk_rows / sizeof quirk_rows[0])
 
@@ -177,6 +182,8 @@ static const char *in_force(int i)
     }
     if (bit == ARMCII_QUIRK_WIN_POKE)
         return armcii_gmr_facts().poke ? "yes" : "no (until a region's window needs it)";
+    if (bit == ARMCII_QUIRK_FLUSH_ALL_EARLY)
+        return armcii_quirks() & bit ? "yes, on the window kinds above" : "no";
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
         return !armcii_gmr_facts().no_flush_local ? "no"
                : armcii_state.cfg.no_flush_local ? "yes (ARMCI_NO_FLUSH_LOCAL=on)" : "yes";

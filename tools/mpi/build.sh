@@ -48,6 +48,11 @@ mpich43)
         [ -n "$(ls -A "$src/modules/$m" 2>/dev/null)" ] || die "$src lacks modules/$m"
     done
     netmod=${MPICH_NETMOD:-ucx}
+    # configure takes all three from /usr and stops on the first missing
+    # one with "--with-libfabric is given but not found": say which package.
+    for h in hwloc.h:libhwloc-dev ucp/api/ucp.h:libucx-dev rdma/fabric.h:libfabric-dev; do
+        [ -e "/usr/include/${h%%:*}" ] || die "/usr/include/${h%%:*} missing: apt-get install -y ${h#*:}"
+    done
     # Submodules left empty (Debian's packages replace them) must not exist:
     # autogen.sh copies modules/hwloc into hydra and runs its autogen when
     # the directory is there, empty or not.
