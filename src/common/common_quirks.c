@@ -108,9 +108,10 @@ int armcii_quirks(void)
      * MPI_Win_create windows, not shared ones; a flush per rank completes
      * every get (tests/mpi/mpich_flush_all_repro.c).  GA 5.9.2's
      * nga-onesided.x read zeros when the library's bound on outstanding
-     * operations (gmr_ops.c) flushed all right after a get.  Set for every
-     * MPICH until a release is measured without it; only the window
-     * kinds are told apart (armcii_win_quirks). */
+     * operations (gmr_ops.c) flushed all right after a get.  MPICH 4.3.2
+     * has it too (about 4 in 100): set for every MPICH until a release is
+     * measured without it; the window kinds are told apart in
+     * armcii_win_quirks. */
     if (id->impl == ARMCII_MPI_MPICH)
         q |= ARMCII_QUIRK_FLUSH_ALL_EARLY;
     q_state.quirks = q;

@@ -163,7 +163,7 @@ static const struct {
      "every operation completes with MPI_Win_flush (as ARMCI_NO_FLUSH_LOCAL=on); "
      "tests/mpi/ompi_pt2pt_getflush_repro.c put"},
     {ARMCII_QUIRK_FLUSH_ALL_EARLY, "FLUSH_ALL_EARLY", 1, -1,
-     "MPICH (4.0.2 measured), MPI_Win_allocate and MPI_Win_create windows: "
+     "MPICH (4.0.2 and 4.3.2 measured), MPI_Win_allocate and MPI_Win_create windows: "
      "MPI_Win_flush_all may return before a get issued just before it has completed",
      "such windows are flushed one rank at a time where the library would flush all; "
      "tests/mpi/mpich_flush_all_repro.c"},
