@@ -305,7 +305,13 @@ void armcii_gmr_fence_all(void)
         size_t n = 2 * (size_t)g->size;
         for (size_t i = 0; g->wcnt && i < n; i++) /* lock held: wsnap is ours */
             g->wsnap[i] = __atomic_load_n(&g->wcnt[i], __ATOMIC_ACQUIRE);
-        armcii_gmr_flush_all(g->win, g->flush_each);
+        if (g->flush_each) { /* a fence needs the written targets only */
+            for (int r = 0; r < g->size; r++)
+                if (__atomic_load_n(&g->dirty[r], __ATOMIC_RELAXED))
+                    ARMCII_MPI(MPI_Win_flush(r, g->win));
+        } else {
+            ARMCII_MPI(MPI_Win_flush_all(g->win));
+        }
         armcii_gmr_ghost_fence(g, -1);
         if (g->wcnt) {
             for (size_t i = 0; i < n; i++)

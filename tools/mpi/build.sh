@@ -36,6 +36,15 @@ step() {  # step NAME CMD...: run CMD in $src, output to a log, fail loudly
 case $kind in
 ompi5)
     [ -x "$src/autogen.pl" ] || die "$src is not an Open MPI tree"
+    # A git tree is a developer build: configure wants flex (tarballs
+    # ship the generated scanners).
+    for p in flex:flex /usr/include/hwloc.h:libhwloc-dev /usr/include/event.h:libevent-dev \
+             /usr/include/ucp/api/ucp.h:libucx-dev; do
+        case ${p%%:*} in
+        /*) [ -e "${p%%:*}" ] ;;
+        *) command -v "${p%%:*}" >/dev/null ;;
+        esac || die "${p%%:*} missing: apt-get install -y ${p#*:}"
+    done
     step autogen ./autogen.pl --no-3rdparty hwloc,libevent
     step configure ./configure --prefix="$prefix" \
         --with-hwloc=external --with-libevent=external \
