@@ -32,6 +32,10 @@ apps=$(dirname "$runner")
 . "$apps/ga-src.sh"
 mode_env vn2 4 armci
 expect "vn2" "$ARMCI_NODE_LOCAL $ARMCI_VIRTUAL_NODE_SIZE $mode_np" "on 2 4"
+mode_env vn1 2 armci
+expect "vn1" "$ARMCI_NODE_LOCAL $ARMCI_VIRTUAL_NODE_SIZE $mode_np" "on 1 2"
+mode_env vn0 2 armci 2>/dev/null
+expect "vn0 (no such node size)" "$?" 2
 mode_env ghost-auto 4 armci
 expect "ghost-auto" "$ARMCI_VIRTUAL_NODE_SIZE $ARMCI_GHOSTS_PER_NODE $ARMCI_GHOST_ASYNC $mode_np ${ARMCI_NODE_LOCAL:-unset}" \
     "2 1 auto 6 unset"

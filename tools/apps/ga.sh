@@ -14,7 +14,8 @@
 #   -m MPI      ompi (Debian Open MPI, default), mpich (Debian MPICH), or the
 #               prefix of another MPI installation (PREFIX/bin/mpicc, ...)
 #   -M MODES    modes to run `make check` in; default: armci "on off vn2",
-#               ghost "ghost-on ghost-auto", GA runtimes "native"
+#               ghost "ghost-on ghost-auto", GA runtimes "native"; vnK:
+#               virtual nodes of K ranks (vn1: each rank alone)
 #   -n NPROCS   computing processes per test (default 4; ghost modes run
 #               2 virtual nodes of NPROCS/2 users + 1 ghost each; mpi-pr
 #               adds its progress rank)
@@ -32,9 +33,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/modes.sh"
-app_options 10,31 "$@"
+app_options 10,32 "$@"
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '10,31p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '10,32p' "$0"; exit 2; }
 ga_src=$(cd "$1" && pwd)
 armci_prefix=${2:-}
 case $runtime in

@@ -1,7 +1,8 @@
 # Sourced by tools/apps scripts: mode_env MODE NPROCS RUNTIME sets the
 # library's environment for one transport mode and puts the number of
-# processes to launch in mode_np.  MODE: on, off (ARMCI_NODE_LOCAL), vn2
-# (virtual nodes of 2), ghost-on, ghost-off, ghost-auto (2 virtual nodes of
+# processes to launch in mode_np.  MODE: on, off (ARMCI_NODE_LOCAL), vnK
+# (virtual nodes of K ranks: vn2; vn1 puts every rank on a node of its
+# own, so that 2 processes still talk through MPI RMA), ghost-on, ghost-off, ghost-auto (2 virtual nodes of
 # NPROCS/2 users + 1 ghost each, ARMCI_GHOST_ASYNC), native (a GA runtime;
 # MPI-PR adds its progress rank).
 mode_env() {
@@ -9,7 +10,7 @@ mode_env() {
     unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE
     case $1 in
     on | off) export ARMCI_NODE_LOCAL=$1 ;;
-    vn2) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=2 ;;
+    vn[1-9] | vn[1-9][0-9]) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=${1#vn} ;;
     ghost-on | ghost-off | ghost-auto)
         export ARMCI_VIRTUAL_NODE_SIZE=$(($2 / 2)) ARMCI_GHOSTS_PER_NODE=1 \
             ARMCI_GHOST_ASYNC=${1#ghost-}
