@@ -71,7 +71,7 @@ if [ ! -f "$build/.built" ]; then
     rm -rf "$build" && mkdir -p "$build"
     echo "ga.sh: configuring GA $ver ($runtime, $mpi_tag) in $build"
     (cd "$build" && "$src/configure" $net --prefix="$build/install" \
-        MPICC="$MPICC" MPICXX="$MPICXX" MPIF77="$MPIFC" \
+        MPICC="$MPICC" MPICXX="$MPICXX" MPIF77="$MPIFC" LDFLAGS="$MPI_LDFLAGS" \
         >configure.out 2>&1) || { tail -30 "$build/configure.out"; exit 1; }
     echo "ga.sh: building (make -j$jobs)"
     (cd "$build" && make -j"$jobs" >make.out 2>&1 && make install >install.out 2>&1) ||

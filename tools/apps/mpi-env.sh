@@ -2,8 +2,13 @@
 # launcher for one MPI.  MPI is "ompi" (Debian's Open MPI), "mpich"
 # (Debian's MPICH) or the prefix of another installation (PREFIX/bin/mpicc,
 # mpicxx, mpifort, mpiexec).  Sets MPICC MPICXX MPIFC MPIEXEC (the launcher
-# words before the rank count) and mpi_tag (a short name for directories).
+# words before the rank count), MPI_LDFLAGS and mpi_tag (a short name for
+# directories).  MPI_LDFLAGS puts another installation's lib first: GA's
+# Fortran link line lists the compiler's system directories (FLIBS) before
+# the wrapper's own -L, so "-lmpi" found Debian's Open MPI library in
+# /usr/lib and GA's programs loaded two MPIs (all crashed in MPI_Comm_dup).
 mpi_env() {
+    MPI_LDFLAGS=
     case $1 in
     ompi)
         MPICC=mpicc.openmpi MPICXX=mpicxx.openmpi MPIFC=mpif90.openmpi mpi_tag=ompi
@@ -14,6 +19,7 @@ mpi_env() {
     /*)
         [ -x "$1/bin/mpicc" ] || { echo "mpi_env: no $1/bin/mpicc" >&2; return 2; }
         MPICC=$1/bin/mpicc MPICXX=$1/bin/mpicxx MPIFC=$1/bin/mpifort
+        MPI_LDFLAGS="-L$1/lib"
         mpi_tag=$(basename "$1")
         if [ -x "$1/bin/ompi_info" ]; then
             MPIEXEC="$1/bin/mpiexec --allow-run-as-root --oversubscribe -n"
@@ -22,5 +28,5 @@ mpi_env() {
         fi ;;
     *) echo "mpi_env: unknown MPI '$1' (ompi, mpich or an absolute prefix)" >&2; return 2 ;;
     esac
-    export MPICC MPICXX MPIFC MPIEXEC
+    export MPICC MPICXX MPIFC MPIEXEC MPI_LDFLAGS
 }
