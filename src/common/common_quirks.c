@@ -100,18 +100,17 @@ int armcii_quirks(void)
     if (id->impl == ARMCII_MPI_OMPI &&
         (id->major < 4 || (id->major == 4 && id->minor == 0 && id->release < 1)))
         q |= ARMCII_QUIRK_ACC_DTYPE_SPLIT;
-    /* MPICH 4.0.2 (ch4:ucx): after a batch of 48 or more gets completed
-     * by MPI_Win_flush, a get followed by MPI_Win_flush_all is still in
-     * flight about once in a hundred when flush_all returns, and the
-     * MPI_Win_flush to its target that follows returns at once: the
-     * origin reads its buffer before the data.  MPI_Win_allocate and
-     * MPI_Win_create windows, not shared ones; a flush per rank completes
-     * every get (tests/mpi/mpich_flush_all_repro.c).  GA 5.9.2's
-     * nga-onesided.x read zeros when the library's bound on outstanding
-     * operations (gmr_ops.c) flushed all right after a get.  MPICH 4.3.2
-     * has it too (about 4 in 100): set for every MPICH until a release is
-     * measured without it; the window kinds are told apart in
-     * armcii_win_quirks. */
+    /* MPICH (4.0.2 and 4.3.2, ch4:ucx): after a batch of gets completed by
+     * MPI_Win_flush, a get followed by MPI_Win_flush_all may still be in
+     * flight when flush_all returns, and the MPI_Win_flush to its target
+     * that follows returns at once: the origin reads its buffer before the
+     * data.  MPI_Win_allocate and MPI_Win_create windows, not shared ones;
+     * a flush per rank completes every get (tests/mpi/mpich_flush_all_repro.c;
+     * rates in benchmarks/results/mpis.txt).  GA 5.9.2's nga-onesided.x
+     * read zeros when the bound on outstanding operations (gmr_ops.c)
+     * flushed all right after a get.  Set for every MPICH until a release
+     * is measured without it; armcii_win_quirks tells the window kinds
+     * apart. */
     if (id->impl == ARMCII_MPI_MPICH)
         q |= ARMCII_QUIRK_FLUSH_ALL_EARLY;
     q_state.quirks = q;
