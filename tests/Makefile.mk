@@ -29,7 +29,7 @@ MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_sma
 	tests/mpi/test_mpich_flush_all.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh \
-	tests/mpi/test_mpich_shm_rma.sh $(RUN_MPI_PROBES)
+	tests/mpi/test_mpich_shm_rma.sh tests/mpi/test_abort_output.sh $(RUN_MPI_PROBES)
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
@@ -50,7 +50,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable \
-	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro
+	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro tests/mpi/abort_output
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
@@ -106,7 +106,7 @@ GHOST_MODES = vn2 off pt2pt ucx
 check-ghost:
 	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
 	  TEST_VIRTUAL_NODE_SIZE=2 \
-	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_ghost_userdeath.sh benchmarks/ga/test_ga_bench.sh \
+	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_abort_output.sh tests/mpi/test_ghost_userdeath.sh benchmarks/ga/test_ga_bench.sh \
 	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh"
 # The ghost build under MPICH, in CI (tools/check-all.sh): the ghost tests
 # (memory pools, world hiding in C and Fortran, redirection, switching
@@ -137,6 +137,7 @@ tests_mpi_test_groups_disjoint_LDADD = $(TEST_LIBS)
 tests_mpi_test_abi_LDADD = $(TEST_LIBS)
 tests_mpi_test_optional_LDADD = $(TEST_LIBS)
 tests_mpi_badinput_LDADD = $(TEST_LIBS)
+tests_mpi_abort_output_LDADD = $(TEST_LIBS)
 
 # Unit tests call internal functions: they link the convenience library
 # (hidden symbols resolve in a static link); none of them calls MPI.

@@ -45,6 +45,23 @@ skips() {
     sh "$top/tests/check-skips.sh" "$@"
     lap "$1"
 }
+# On a failing stage, the logs of its failed tests go last: CI keeps only the
+# end of the output, and the test-suite summary alone does not say which
+# case of a test failed or why (a bad-input case failed once in a clean-clone
+# run and its reason was lost).  Run from the stage's build directory.
+show_failed_logs() {
+    rc=$?
+    [ $rc -ne 0 ] || return 0
+    find . -name '*.trs' -newer "$top/configure" 2>/dev/null |
+        xargs -r grep -l '^:test-result: \(FAIL\|ERROR\)' 2>/dev/null | head -3 |
+        while read -r trs; do
+            echo "check-all: ==== $(pwd)/${trs%.trs}.log (last 30 lines) ===="
+            tail -30 "${trs%.trs}.log"
+        done
+    echo "check-all: FAILED (exit $rc) in $(pwd)"
+    exit $rc
+}
+trap show_failed_logs EXIT
 # seconds per stage, for keeping the run inside CI's time
 t_lap=$(date +%s) t_all=$t_lap
 lap() {
