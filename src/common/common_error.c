@@ -42,10 +42,10 @@ int armcii_error_rank(void)
 
 /* Waits (at most ~1 s) until the reader of fd, when it is a pipe, has taken
  * everything written to it.  MPICH's launcher forwards a process's output
- * through a pipe and, on MPI_Abort, kills the job without draining it: under
- * load the error message was lost (rc 100, no output, 2 of 558 aborts on a
- * loaded 2-core host; tests/mpi/test_badinput.sh).  Nothing to wait for on a
- * terminal or a file. */
+ * through a pipe and, on MPI_Abort, kills the job without draining it, and
+ * error messages were lost (rates in docs/mpi-notes.md; checked by
+ * tests/mpi/test_abort_output.sh).  Nothing to wait for on a terminal or a
+ * file. */
 static void wait_drained(int fd)
 {
     struct stat st;
