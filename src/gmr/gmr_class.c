@@ -16,7 +16,8 @@
  * ghosts.  osc/ucx does the same on windows over memory it allocated, but
  * the ghost build's regions are MPI_Win_create windows over the ghosts'
  * pools, where its shared-memory transports wait for the target even for
- * put and get (benchmarks/results/bench_async.ghost_pools.txt): every class goes to
+ * put and get (benchmarks/results/bench_async.ghost_pools.txt; pure MPI:
+ * rma_target_progress_repro memfd, checked by test_info_probe.sh): every class goes to
  * ghosts there (on an RDMA network a put to the ghost's window costs what
  * one to the target's does: same pages).  osc/sm is one node (no ghost
  * needed).  Put_flag's

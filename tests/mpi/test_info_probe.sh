@@ -10,8 +10,11 @@
 # MPI_Win_create window (the ghost build's kind), every class measured
 # "yes" must be among the classes armci-info says ghosts would serve for
 # that component (armcii_gmr_software_classes, src/gmr/gmr_class.c):
-# otherwise ghosts would leave a class that waits to the target.
-# Configurations: the default component on one node and with every
+# otherwise ghosts would leave a class that waits to the target.  The
+# same holds, once per component, for MPI_Win_create over a memory file
+# (the reproducer's memfd kind: the ghost build's pool memory, on which
+# osc ucx waits even for put and get; docs/benchmarks.md, "Ghosts with
+# nothing to do").  Configurations: the default component on one node and with every
 # process its own node (ARMCI_VIRTUAL_NODE_SIZE=1: MPI_Win_create over
 # node-shared memory), and Open MPI's osc pt2pt and ucx where present and
 # able to create windows (ompi_osc_usable).
@@ -68,6 +71,28 @@ measure() {
         return 2; }
     cmp -s "$tmp/info.rows" "$tmp/repro.rows"
 }
+# served ROWS WHAT: every class ROWS (the reproducer's "class yes|no")
+# says waits for the target must be among the classes armci-info says
+# ghosts would serve on MPI_Win_create windows (whose component, on one
+# node, need not be the probed window's: osc/sm makes no such window).
+served() {
+    serve=$(sed -n "s|^ *ghosts would serve *: \([a-z ]*\) (on \([^ ]*\) windows.*|\1|p" "$tmp/info")
+    wcomp=$(sed -n "s|^ *ghosts would serve *: [a-z ]* (on \([^ ]*\) windows.*|\1|p" "$tmp/info")
+    [ -n "$serve" ] || { echo "FAIL: $osc: no 'ghosts would serve' line"; return 1; }
+    [ "$(wc -l <"$1")" -eq 5 ] || { echo "FAIL: $wcomp, $2: not 5 answers:"; cat "$1"; return 1; }
+    missing=
+    while read -r cls ans; do
+        [ "$ans" = yes ] || continue
+        case $cls in fop) t=rmw ;; strided) t=noncontig ;; *) t=$cls ;; esac
+        case " $serve " in *" $t "*) ;; *) missing="$missing $t" ;; esac
+    done <"$1"
+    if [ -n "$missing" ]; then
+        echo "FAIL: $wcomp, $2: these classes wait for the target, but ghosts would not serve them:$missing" \
+             "(ghosts serve: $serve; armcii_gmr_software_classes)"
+        return 1
+    fi
+    echo "ok   $wcomp, $2: every class that waits is among those ghosts serve ($serve)"
+}
 for c in $configs; do
     osc=${c%|*} vn=${c#*|}
     measure
@@ -85,21 +110,16 @@ for c in $configs; do
        fail=1; continue ;;
     *) fail=1; continue ;;
     esac
-    [ $kind = create ] || continue
-    serve=$(sed -n "s|^ *ghosts would serve *: \([a-z ]*\) (on $comp windows.*|\1|p" "$tmp/info")
-    [ -n "$serve" ] || { echo "FAIL: $osc: no 'ghosts would serve' line for $comp"; fail=1; continue; }
-    missing=
-    while read -r cls ans; do
-        [ "$ans" = yes ] || continue
-        case $cls in fop) t=rmw ;; strided) t=noncontig ;; *) t=$cls ;; esac
-        case " $serve " in *" $t "*) ;; *) missing="$missing $t" ;; esac
-    done <"$tmp/repro.rows"
-    if [ -n "$missing" ]; then
-        echo "FAIL: $comp: these classes wait for the target, but ghosts would not serve them:$missing" \
-             "(ghosts serve: $serve; armcii_gmr_software_classes)"
-        fail=1
-    else
-        echo "ok   $comp: every class that waits is among those ghosts serve ($serve)"
+    if [ $kind = create ]; then
+        served "$tmp/repro.rows" "MPI_Win_create over node-shared memory" || fail=1
     fi
+    # The ghost build's regions are MPI_Win_create windows over its pools'
+    # memory files: measured on such a window once per component.
+    [ "$vn" = 0 ] || continue
+    timeout -k 5 120 $runner 2 $mca "$repro" memfd put get acc fop strided >"$tmp/memfd" 2>&1 ||
+        { echo "FAIL: rma_target_progress_repro memfd ($osc) exit $?"; tail -5 "$tmp/memfd"; fail=1; continue; }
+    sed -n 's/^verdict \([a-z]*\) \(yes\|no\)$/\1 \2/p' "$tmp/memfd" >"$tmp/memfd.rows"
+    echo "     $osc: MPI_Win_create over a memory file:" $(sed 's/ /=/' "$tmp/memfd.rows")
+    served "$tmp/memfd.rows" "MPI_Win_create over a memory file (the ghost pools' kind)" || fail=1
 done
 exit $fail
