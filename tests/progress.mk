@@ -38,3 +38,9 @@ tests_mpi_test_adapt_switch_LDADD = libarmci_core.la
 # creation; links the library's objects for the current setting
 MPI_TESTS += tests/mpi/test_adapt_inphase
 tests_mpi_test_adapt_inphase_LDADD = libarmci_core.la
+# ghost build: a switch to "on" committed while the targets' users are
+# parked in a barrier; their ghosts serve at once (side-by-side ratio)
+if GHOST_PROGRESS
+MPI_TESTS += tests/mpi/test_adapt_parked
+endif
+tests_mpi_test_adapt_parked_LDADD = libarmci_core.la

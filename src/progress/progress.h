@@ -84,6 +84,7 @@ typedef struct {
     unsigned char *fin;     /* per user: finalized */
     MPI_Comm gcomm;         /* the ghosts */
     int grank, stage, want, was;
+    int served;             /* the last commit turned redirection on (no idle naps) */
     int late_line, late_flag; /* a user not acknowledged yet, its state (logs) */
     MPI_Request req;
     long long v[16], s[16];
@@ -194,6 +195,9 @@ void armcii_round_free(void);
 int armcii_round_ghost_step(int users_done);
 /* Ghost: a proposal is open (defer collectives with users until it closes). */
 int armcii_round_ghost_busy(void);
+/* Ghost: the last commit turned redirection on, so origins may aim at me
+ * although my own users have not applied it yet (they may be parked). */
+int armcii_round_ghost_serving(void);
 /* Ghost: bound user k sent FIN. */
 void armcii_round_user_finished(int k);
 #endif /* ARMCI_PROGRESS_H */

@@ -310,6 +310,8 @@ void armcii_round_barrier(int fenced)
 
 int armcii_round_ghost_busy(void) { return R.on && (R.stage == ST_ACKS || R.stage == ST_VOTE); }
 
+int armcii_round_ghost_serving(void) { return R.on && R.served; }
+
 void armcii_round_user_finished(int k)
 {
     if (R.on && k >= 0 && k < R.nbound)
@@ -408,6 +410,7 @@ static void resolve(int commit)
                      __ATOMIC_SEQ_CST);
     R.switches += commit;
     if (commit) { /* the next round measures the new setting alone */
+        R.served = after;
         long long drop[RV_N];
         sample(mono(), drop);
     }
