@@ -1,5 +1,6 @@
 /* The exact end checks of test_adapt_switch and test_adapt_inphase: the
- * accumulates and fetch-and-adds that flowed while redirection switched.
+ * accumulates and fetch-and-adds that flowed while redirection switched;
+ * and the thresholds that make the automatic mode flip at every round.
  * Include after testutil.h (CHECK). */
 #ifndef ADAPT_CHECK_H
 #define ADAPT_CHECK_H
@@ -9,7 +10,7 @@
 
 /* Each of my nw words (mine) equals what every origin added there; added
  * is this origin's contributions, [target * nw + word]. */
-static void adapt_check_sums(const long *mine, const long *added, int nw)
+static inline void adapt_check_sums(const long *mine, const long *added, int nw)
 {
     int me, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -25,7 +26,7 @@ static void adapt_check_sums(const long *mine, const long *added, int nw)
 /* The values each target's counter handed out, gathered from every origin
  * (fetched: [target * maxf + i], nfetched[target] of them), are 0..m-1
  * once each, and my counter (counter) ends at m. */
-static void adapt_check_counters(const long *fetched, const int *nfetched, int maxf,
+static inline void adapt_check_counters(const long *fetched, const int *nfetched, int maxf,
                                  long counter)
 {
     int me, np;
@@ -56,6 +57,22 @@ static void adapt_check_counters(const long *fetched, const int *nfetched, int m
     }
     free(cnt);
     free(disp);
+}
+
+/* Before MPI_Init (ghosts read these when the job is laid out): the
+ * automatic mode decides inside phases every 2 ms, and every decision
+ * flips the setting.  The environment's own values win. */
+static inline void adapt_force_flips(void)
+{
+    static const char *const env[][2] = {
+        {"ARMCI_GHOST_ASYNC", "AUTO"},  {"ARMCI_ADAPT_INPHASE", "1"},
+        {"ARMCI_ADAPT_INTERVAL", "2"},
+        {"ARMCI_ADAPT_WAIT_ON", "0"},   /* off -> on always */
+        {"ARMCI_ADAPT_CR_LOW", "100"},
+        {"ARMCI_ADAPT_CR_HIGH", "0"},   /* on -> off always */
+        {"ARMCI_ADAPT_REPROBE", "0"}};
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+        setenv(env[i][0], env[i][1], 0);
 }
 
 #endif

@@ -15,10 +15,10 @@
  * (CLASS: put get acc fop strided; create = MPI_Win_create over memory of
  * MPI_Win_allocate_shared on MPI_COMM_SELF, armci-info --probe's window
  * when every process is a node; memfd = MPI_Win_create over a memfd
- * mapping, the memory of the ghost build's pools): per class, rank 1 computes CSPIN seconds
- * outside MPI and records on CLOCK_MONOTONIC (one clock for the processes
- * of a host) when it started and stopped; rank 0 issues one operation of
- * the class + MPI_Win_flush once rank 1 computes.  A completion before
+ * mapping, the memory of the ghost build's pools): per class, rank 1
+ * computes CSPIN seconds outside MPI and records on CLOCK_MONOTONIC (one
+ * clock for the processes of a host) when it started and stopped; rank 0
+ * issues one operation of the class + MPI_Win_flush once rank 1 computes.  A completion before
  * rank 1 stopped proves the class needs no target progress ("no"); one
  * after it is "yes" only if the class never completed earlier in CTRIES
  * tries (a descheduled origin is late too).  A try whose operation was

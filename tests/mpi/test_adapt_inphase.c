@@ -113,23 +113,10 @@ static void check_final(void)
     adapt_check_counters(fetched, nfetched, MAXF, *word(me, NS + np));
 }
 
-static void setdefault(const char *name, const char *value)
-{
-    if (!getenv(name))
-        setenv(name, value, 0);
-}
-
 int main(int argc, char **argv)
 {
-    /* Before MPI_Init: ghosts read these when the job is laid out. */
-    setdefault("ARMCI_GHOST_ASYNC", "AUTO");
-    setdefault("ARMCI_ADAPT_INPHASE", "1");
-    setdefault("ARMCI_ADAPT_INTERVAL", "2");
-    setdefault("ARMCI_ADAPT_WAIT_ON", "0");  /* off -> on always */
-    setdefault("ARMCI_ADAPT_CR_LOW", "100");
-    setdefault("ARMCI_ADAPT_CR_HIGH", "0");  /* on -> off always */
-    setdefault("ARMCI_ADAPT_REPROBE", "0");
-    setdefault("ARMCI_GHOST_POOL_SIZE", "262144"); /* the 1 MiB region needs a new pool */
+    adapt_force_flips();
+    setenv("ARMCI_GHOST_POOL_SIZE", "262144", 0); /* the 1 MiB region needs a new pool */
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     tu_name = "test_adapt_inphase";

@@ -10,9 +10,9 @@
  * the thresholds make every round (2 ms) flip the setting.  Each origin
  * times NOPS fetch-and-adds on its target's counter (each waits for the
  * target side, the ghost's while redirection is on), twice in one run:
- *  - parked: every target first settles with redirection off (so its
- *    ghost heard "not busy"), then waits in ARMCI_Barrier until the
- *    origins are done;
+ *  - parked: all users first settle with redirection off (so each ghost
+ *    heard "not busy"), then every target waits in ARMCI_Barrier until
+ *    the origins are done;
  *  - active: every target stays in the library (gets on itself) until the
  *    origins are done, applying every switch itself.
  * Checked: every counter value handed out once; and the parked round at
@@ -30,6 +30,7 @@
 #include <armci.h>
 #include <mpi.h>
 #include "../testutil.h"
+#include "adapt_check.h"
 #include "../../src/common/common.h"
 #include "../../src/progress/progress.h"
 
@@ -89,13 +90,7 @@ static double round_trip(int parked, long *got, int *ngot)
 
 int main(int argc, char **argv)
 {
-    setenv("ARMCI_GHOST_ASYNC", "AUTO", 1);
-    setenv("ARMCI_ADAPT_INPHASE", "1", 1);
-    setenv("ARMCI_ADAPT_INTERVAL", "2", 1);
-    setenv("ARMCI_ADAPT_WAIT_ON", "0", 1);  /* off -> on always */
-    setenv("ARMCI_ADAPT_CR_LOW", "100", 1);
-    setenv("ARMCI_ADAPT_CR_HIGH", "0", 1);  /* on -> off always */
-    setenv("ARMCI_ADAPT_REPROBE", "0", 1);
+    adapt_force_flips();
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     tu_name = "test_adapt_parked";
