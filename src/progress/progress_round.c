@@ -350,6 +350,8 @@ static void sample(double now, long long *v)
 static void decide(double now)
 {
     long long *s = R.s;
+    if (s[RV_MANUAL] > 0) /* ARMCIX_Async_phase took over: the users' own busy messages rule */
+        R.served = 0;
     if (s[RV_MANUAL] > 0 || s[RV_USERS] <= 0 || s[ARMCII_ADAPT_T] <= 0 ||
         (s[RV_CUR] != 0 && s[RV_CUR] != s[RV_USERS])) {
         R.stage = ST_IDLE;
