@@ -361,16 +361,22 @@ static void decide(double now)
     char why[256];
     int on = armcii_adapt_decide(&R.rule, cur, &R.hist, s, &R.hist, why, sizeof why);
     R.decisions++;
+    int held = on != cur && R.hold > 0; /* proposals keep being dropped: wait */
+    if (held) {
+        R.hold--;
+        R.hist.probing = 0;
+    }
     if (R.grank == 0 && R.verbose >= 1) {
         double np = (double)s[RV_USERS];
         fprintf(stderr, "[ghost] ARMCI adapt: round %ld: interval %.3f s, per user T_comm "
                 "%.4f s, W %.4f s, C %.4f s (%s): redirection %s\n", R.decisions,
                 (double)s[ARMCII_ADAPT_T] / np / 1e6, (double)s[ARMCII_ADAPT_COMM] / np / 1e6,
                 (double)s[ARMCII_ADAPT_WAIT] / np / 1e6, (double)s[ARMCII_ADAPT_CONG] / np / 1e6,
-                why, on == cur ? "kept" : on ? "proposed on" : "proposed off");
+                why, on == cur ? "kept" : held ? "kept (proposals dropped in a row)"
+                                               : on ? "proposed on" : "proposed off");
         fflush(stderr);
     }
-    if (on == cur) {
+    if (on == cur || held) {
         R.stage = ST_IDLE;
         return;
     }
@@ -411,11 +417,23 @@ static void resolve(int commit)
     __atomic_store_n(&line(R.me)->outcome, R.epoch << 2 | (long)commit << 1 | after,
                      __ATOMIC_SEQ_CST);
     R.switches += commit;
-    if (commit) { /* the next round measures the new setting alone */
+    if (commit)
         R.served = after;
-        long long drop[RV_N];
-        sample(mono(), drop);
-    }
+    /* Users that acknowledged waited for this outcome inside a call: that
+     * time measures neither setting, so the next round starts now (after a
+     * commit it measures the new setting alone).  After a drop the next
+     * 2^drops proposals (up to 64) are not sent: under GA's
+     * NGA_Scatter_acc, each of whose calls outlasts ARMCI_ADAPT_ACK_MS,
+     * a probe was proposed and dropped every round, and every drop held
+     * the acknowledged users for the whole wait (ga_irreg, 2 x (2 users +
+     * 1 ghost), osc ucx: automatic 7.4-10 s against 1.07 s static off and
+     * 6.7 s on; docs/progress.md). */
+    long long drop[RV_N];
+    sample(mono(), drop);
+    R.drops = commit ? 0 : R.drops < 6 ? R.drops + 1 : 6;
+    R.hold = commit ? 0 : 1L << R.drops;
+    if (!commit)
+        R.hist.probing = 0; /* nothing was measured at the proposed setting */
     if (R.grank == 0 && R.verbose >= 1) {
         static const char *flag[] = {"inside a call", "outside", "outside, writes in flight",
                                      "waiting", "acknowledged"};
