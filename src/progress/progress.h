@@ -202,4 +202,7 @@ int armcii_round_ghost_busy(void);
 int armcii_round_ghost_serving(void);
 /* Ghost: bound user k sent FIN. */
 void armcii_round_user_finished(int k);
+/* User: its ghost's rounds decided and switches proposed so far (-1, -1
+ * without rounds inside phases); for tests. */
+void armcii_round_counts(long *decisions, long *proposals);
 #endif /* ARMCI_PROGRESS_H */

@@ -28,7 +28,8 @@
  *  - the ghosts vote (an allreduce) until all users are acknowledged, then
  *    commit; if any ghost waited ARMCI_ADAPT_ACK_MS (a user computing with
  *    writes in flight, or blocked in the application's own communication
- *    with one that waits), they all abort, and nothing changed.
+ *    with one that waits), they all abort, and nothing changed; the next
+ *    2^drops proposals are not sent (resolve()).
  * Liveness: a user waits only for ghosts, and ghosts never wait for users
  * while a proposal is open: a ghost defers a pool's creation (its one
  * collective with users, gmr allocations) until the outcome is published.
@@ -59,6 +60,7 @@ typedef struct {
     int cur, manual;     /* user: its setting; 1 while it does not decide automatically */
     long proposal;       /* ghost: epoch << 1 | setting proposed */
     long outcome;        /* ghost: epoch << 2 | committed << 1 | setting after */
+    long decisions;      /* ghost: rounds decided so far (tests: armcii_round_counts) */
 } __attribute__((aligned(128))) round_line_t;
 
 /* Flags of a user's state word.  Only the ghost writes ACK, only the user
@@ -167,6 +169,16 @@ void armcii_round_free(void)
 /* ---------------- user side ---------------- */
 
 int armcii_round_live(void) { return R.live; }
+
+void armcii_round_counts(long *decisions, long *proposals)
+{
+    *decisions = *proposals = -1;
+    if (!R.on || R.ghost < 0)
+        return;
+    round_line_t *g = line(R.ghost);
+    *proposals = __atomic_load_n(&g->proposal, __ATOMIC_ACQUIRE) >> 1;
+    *decisions = __atomic_load_n(&g->decisions, __ATOMIC_ACQUIRE);
+}
 
 void armcii_round_start(int manual)
 {
@@ -361,6 +373,7 @@ static void decide(double now)
     char why[256];
     int on = armcii_adapt_decide(&R.rule, cur, &R.hist, s, &R.hist, why, sizeof why);
     R.decisions++;
+    __atomic_store_n(&line(R.me)->decisions, R.decisions, __ATOMIC_RELEASE);
     int held = on != cur && R.hold > 0; /* proposals keep being dropped: wait */
     if (held) {
         R.hold--;
@@ -424,10 +437,9 @@ static void resolve(int commit)
      * commit it measures the new setting alone).  After a drop the next
      * 2^drops proposals (up to 64) are not sent: under GA's
      * NGA_Scatter_acc, each of whose calls outlasts ARMCI_ADAPT_ACK_MS,
-     * a probe was proposed and dropped every round, and every drop held
-     * the acknowledged users for the whole wait (ga_irreg, 2 x (2 users +
-     * 1 ghost), osc ucx: automatic 7.4-10 s against 1.07 s static off and
-     * 6.7 s on; docs/progress.md). */
+     * a probe was proposed and dropped nearly every round, and every drop
+     * held the acknowledged users for the whole wait (automatic far slower
+     * than either static setting: results/ga_irreg_auto.2core.txt). */
     long long drop[RV_N];
     sample(mono(), drop);
     R.drops = commit ? 0 : R.drops < 6 ? R.drops + 1 : 6;
