@@ -27,7 +27,7 @@ EXTRA_DIST += tests/mpi/ghost_fortran.f90 tests/mpi/ghost_fortran_coll.f90 \
 if GHOST_PROGRESS
 MPI_TESTS += tests/mpi/test_ghost_idle
 endif
-tests_mpi_test_ghost_idle_LDADD = $(TEST_LIBS)
+tests_mpi_test_ghost_idle_LDADD = libarmci_core.la
 # switching redirection (ARMCIX_Async_phase 1/0/-1, automatic decisions at
 # barriers) while accumulates and fetch-and-adds flow; reads the current
 # setting through an internal function, so it links the library's objects

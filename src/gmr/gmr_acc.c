@@ -56,8 +56,8 @@ static int acc_identity(int datatype, const void *scale)
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
 /* Clones picked at load time by what the CPU has.  The AVX-512 one matters:
  * Open MPI's op component uses AVX-512 where present, and with AVX2 alone our
- * node-local accumulate ran 4-12% behind its MPI_Accumulate from 64 KiB to
- * 512 KiB (bench_contig; docs/benchmarks.md). */
+ * node-local accumulate of 64 KiB to 512 KiB ran behind its MPI_Accumulate
+ * (benchmarks/results/acc_avx512.txt). */
 #define ACC_VECTORIZE                                                         \
     __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic"),     \
                    target_clones("avx512f", "avx2", "default")))

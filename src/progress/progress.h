@@ -87,7 +87,7 @@ typedef struct {
     int served;             /* the last commit turned redirection on (no idle naps) */
     int late_line, late_flag; /* a user not acknowledged yet, its state (logs) */
     int drops;              /* proposals dropped in a row (none since the last commit) */
-    long hold;              /* rounds left before another proposal may go out */
+    long hold;              /* proposals still to skip after a drop (resolve()) */
     MPI_Request req;
     long long v[16], s[16];
     double last, deadline;

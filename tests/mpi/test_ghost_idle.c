@@ -10,8 +10,15 @@
  * stay below IDLE_MAX of the wall time, in two states:
  *  - before any region exists (no user has anything redirected);
  *  - after a region that spans (virtual) nodes was redirected to the ghosts
- *    (ARMCI_GHOST_ASYNC=on, accumulates through the ghosts checked) and
- *    redirection was switched off (ARMCIX_Async_phase(0)).
+ *    (the automatic mode starts on; accumulates through the ghosts checked)
+ *    and redirection was switched off (ARMCIX_Async_phase(0));
+ *  - after the automatic mode (ARMCIX_Async_phase(-1)) committed "on" inside
+ *    a phase and ARMCIX_Async_phase(0) took the setting back: a ghost stops
+ *    napping while the last commit says on, and must nap again once users
+ *    decide themselves (it did not before 21f04d4).  The thresholds switch
+ *    off where users spend 90% of the time in calls (a loop of gets) and on
+ *    where they spend at most half (sleeping); the ghosts' rounds do both
+ *    (ARMCIX_Async_phase(-1) itself starts on).
  * A ghost that polls without pause uses a whole core whenever one is free,
  * which is the case here while the users sleep; so this is an upper bound
  * that load on the machine cannot make fail, only pass more easily.
@@ -26,6 +33,7 @@
 #include <armci.h>
 #include <armcix.h>
 #include "../testutil.h"
+#include "../../src/progress/progress.h"
 
 #define MAX_GHOSTS 16
 #define IDLE_MAX 0.25 /* CPU seconds per wall second */
@@ -127,9 +135,41 @@ static void check_idle(const char *when, const int *gpid, int ng)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Collective, automatic mode: gets until the ghosts switched every user
+ * off, then sleeps until they switched every user on again (each user
+ * applies a commit at its next library entry). */
+static void auto_off_then_on(void **ptr)
+{
+    double x, t0 = MPI_Wtime();
+    int peer = (me + 1) % np, mine, all = 0;
+    while (!all && MPI_Wtime() - t0 < 30) {
+        for (int k = 0; k < 1000 && armcii_adapt_redirecting() != 0; k++)
+            ARMCI_Get(ptr[peer], &x, sizeof x, peer);
+        mine = armcii_adapt_redirecting() == 0;
+        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    }
+    CHECK(all, "the automatic mode did not switch every user off in 30 s of gets");
+    all = 0;
+    while (!all && MPI_Wtime() - t0 < 60) {
+        usleep(100000);
+        ARMCI_Barrier(); /* a library entry: applies a commit */
+        mine = armcii_adapt_redirecting() == 1;
+        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    }
+    CHECK(all, "the automatic mode did not switch every user on again while they slept");
+}
+
 int main(int argc, char **argv)
 {
-    setenv("ARMCI_GHOST_ASYNC", "on", 0); /* read by the ghost layer's MPI_Init */
+    /* read by the ghost layer's MPI_Init: automatic; off -> on when the
+     * users spend at most half the time in calls (W >= 0%), on -> off at
+     * 90%; thresholds only */
+    static const char *const env[][2] = {
+        {"ARMCI_GHOST_ASYNC", "AUTO"}, {"ARMCI_ADAPT_INPHASE", "1"},
+        {"ARMCI_ADAPT_WAIT_ON", "0"},  {"ARMCI_ADAPT_CR_LOW", "50"},
+        {"ARMCI_ADAPT_CR_HIGH", "90"}, {"ARMCI_ADAPT_REPROBE", "0"}};
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+        setenv(env[i][0], env[i][1], 0);
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     tu_name = "test_ghost_idle";
@@ -169,6 +209,10 @@ int main(int argc, char **argv)
     CHECK(*(double *)ptr[me] == 100.0, "accumulated %g, expected 100", *(double *)ptr[me]);
     ARMCIX_Async_phase(0); /* nothing redirected any more */
     check_idle("after redirection was switched off", gpid, ng);
+    ARMCIX_Async_phase(-1); /* automatic again (starting on) */
+    auto_off_then_on(ptr);
+    ARMCIX_Async_phase(0);
+    check_idle("after an automatic switch on, then off by ARMCIX_Async_phase", gpid, ng);
     ARMCI_Free(ptr[me]);
     free(ptr);
     free(upid);
