@@ -44,8 +44,8 @@ if GHOST_PROGRESS
 MPI_TESTS += tests/mpi/test_adapt_parked
 endif
 tests_mpi_test_adapt_parked_LDADD = libarmci_core.la
-# ghost build: proposals that every round's origin leaves unacknowledged
-# (a put in flight while it computes) back off; counts, not times
+# ghost build: proposals that origins blocked in ARMCI_Lock cannot
+# acknowledge back off; counts, not times
 if GHOST_PROGRESS
 MPI_TESTS += tests/mpi/test_adapt_drops
 endif

@@ -79,6 +79,9 @@ enum { RS_IN = 0,   /* inside the library: may issue operations */
 enum { RV_MANUAL = ARMCII_ADAPT_NSUM, RV_CUR, RV_USERS, RV_DONE, RV_N };
 /* Ghost stages. */
 enum { ST_IDLE, ST_REDUCE, ST_ACKS, ST_VOTE };
+/* After the d-th drop in a row the next 2^d proposals are skipped, d at
+ * most this (64 rounds: a few seconds at the default interval). */
+enum { MAX_DROP_SHIFT = 6 };
 
 static double mono(void)
 {
@@ -442,7 +445,7 @@ static void resolve(int commit)
      * than either static setting: results/ga_irreg_auto.2core.txt). */
     long long drop[RV_N];
     sample(mono(), drop);
-    R.drops = commit ? 0 : R.drops < 6 ? R.drops + 1 : 6;
+    R.drops = commit ? 0 : R.drops < MAX_DROP_SHIFT ? R.drops + 1 : MAX_DROP_SHIFT;
     R.hold = commit ? 0 : 1L << R.drops;
     if (!commit)
         R.hist.probing = 0; /* nothing was measured at the proposed setting */

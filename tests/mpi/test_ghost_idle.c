@@ -7,7 +7,7 @@
  * under the same parent (the launcher's daemon) that are not users.  While
  * every user sleeps (no MPI call, so nothing competes with the ghosts for
  * the cores), each ghost's CPU time (/proc/PID/stat, utime + stime) must
- * stay below IDLE_MAX of the wall time, in two states:
+ * stay below IDLE_MAX of the wall time, in three states:
  *  - before any region exists (no user has anything redirected);
  *  - after a region that spans (virtual) nodes was redirected to the ghosts
  *    (the automatic mode starts on; accumulates through the ghosts checked)
