@@ -26,7 +26,7 @@ CLEANFILES += tests/osc-usable.*
 MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_small_win.sh \
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
 	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh tests/mpi/test_many_ops.sh \
-	tests/mpi/test_mpich_flush_all.sh
+	tests/mpi/test_mpich_flush_all.sh tests/mpi/test_mpit_thread_level.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh \
 	tests/mpi/test_mpich_shm_rma.sh tests/mpi/test_abort_output.sh $(RUN_MPI_PROBES)
@@ -36,6 +36,10 @@ UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
 	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
+# ARMCI_WAIT_YIELD: reads whether waits yielded through an internal
+# counter, so it links the library's objects
+MPI_TESTS += tests/mpi/test_wait_yield
+tests_mpi_test_wait_yield_LDADD = libarmci_core.la
 tests_mpi_test_threads_LDADD = $(TEST_LIBS) -lpthread
 tests_mpi_test_threads_CFLAGS = $(AM_CFLAGS) -pthread
 include tests/iov.mk
@@ -50,7 +54,8 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_pt2pt_getflush_repro tests/mpi/ompi_ucx_rma_progress_repro \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable \
-	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro tests/mpi/abort_output
+	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro tests/mpi/abort_output \
+	tests/mpi/mpit_thread_level_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)

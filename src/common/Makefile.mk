@@ -7,4 +7,5 @@ libarmci_core_la_SOURCES += \
 	src/common/common_init.c \
 	src/common/common_quirks.c \
 	src/common/common_topo.c \
+	src/common/common_wait.c \
 	src/common/common_group.c

@@ -53,6 +53,7 @@ enum { ARMCII_STRIDED_DIRECT = 0, ARMCII_STRIDED_IOV = 1 };
 enum { ARMCII_IOV_AUTO = 0, ARMCII_IOV_CONSRV, ARMCII_IOV_BATCHED, ARMCII_IOV_DIRECT };
 enum { ARMCII_ASYNC_ON = 0, ARMCII_ASYNC_OFF, ARMCII_ASYNC_AUTO };
 enum { ARMCII_ACC_SPLIT_AUTO = 0, ARMCII_ACC_SPLIT_ON, ARMCII_ACC_SPLIT_OFF };
+enum { ARMCII_WAIT_YIELD_AUTO = 0, ARMCII_WAIT_YIELD_ON, ARMCII_WAIT_YIELD_OFF };
 
 /* Parse every ARMCI_* variable through getenv_fn into cfg.  Returns 0, or -1
  * with a message in err (bad value).  Unknown ARMCI_* names found in envp are
@@ -142,6 +143,24 @@ void armcii_error_set_note(const char *(*note)(void));
 void armcii_host_watch(MPI_Comm host, int launcher_rank, int is_ghost, int my_ghost);
 /* Nonzero once armcii_host_watch has run in this process. */
 int armcii_host_watched(void);
+/* How many processes armcii_host_watch recorded on this host (ghosts
+ * included), 0 before it ran. */
+int armcii_host_procs(void);
+
+/* Waiting in the library's own collectives (common_wait.c).  Decide once,
+ * after armcii_topo_init, whether waits yield the CPU (ARMCI_WAIT_YIELD). */
+void armcii_wait_init(void);
+/* Nonzero when waits yield. */
+int armcii_wait_yields(void);
+/* How many waits have yielded since the library was loaded (tests). */
+unsigned long armcii_wait_count(void);
+/* Complete *req: MPI_Wait, or MPI_Test with sched_yield between tests. */
+void armcii_wait(MPI_Request *req);
+/* MPI_Barrier, MPI_Bcast and MPI_Allreduce that wait as armcii_wait does. */
+void armcii_barrier(MPI_Comm comm);
+void armcii_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+void armcii_allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op op,
+                      MPI_Comm comm);
 
 #define ARMCII_MPI(call)                                                      \
     do {                                                                      \

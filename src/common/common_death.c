@@ -59,6 +59,8 @@ static const char *host_gone_note(void)
 
 int armcii_host_watched(void) { return death_state.rec != NULL; }
 
+int armcii_host_procs(void) { return death_state.rec ? death_state.n : 0; }
+
 void armcii_host_watch(MPI_Comm host, int launcher_rank, int is_ghost, int my_ghost)
 {
     int n, mine[3] = {launcher_rank, (int)getpid(), is_ghost};

@@ -72,6 +72,7 @@ void armcii_common_init(const char *call, int requested, MPI_Comm comm)
     armcii_quirks();
     armcii_quirks_log();
     armcii_topo_init();
+    armcii_wait_init();
     armcii_group_init();
 }
 

@@ -176,8 +176,12 @@ const char *armcii_no_windows_hint(void)
  * this MPI has no such variable or no tools interface. */
 static int cvar_set(const char *name)
 {
-    int provided, idx, count, set = 0;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    int provided, idx, count, set = 0, level = MPI_THREAD_SINGLE;
+    /* At the MPI's own level: Open MPI takes MPI_T's level as the MPI's,
+     * and a MULTIPLE run opened at SINGLE lost its thread safety
+     * (tests/mpi/mpit_thread_level_repro.c). */
+    PMPI_Query_thread(&level);
+    if (MPI_T_init_thread(level, &provided) != MPI_SUCCESS)
         return 0;
     MPI_T_cvar_handle h;
     if (MPI_T_cvar_get_index(name, &idx) == MPI_SUCCESS &&

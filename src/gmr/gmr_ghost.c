@@ -91,15 +91,14 @@ static int async_wanted(const armcii_gmr_t *g)
 static int carve_slices(armcii_gmr_t *g, ghost_region_t *pr)
 {
     int ok = !pr->size || armcii_ghost_pool_alloc(pr->size, &pr->mine) == 0, all;
-    ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, g->comm));
+    armcii_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, g->comm);
     if (all)
         return 1;
     if (g->size == armcii_state.nproc && armcii_ghost_info().npools < ARMCII_GHOST_MAX_POOLS) {
         /* Every user is here, in the same order: grow the pools with the
          * ghosts, so that the largest unmet slice fits. */
         unsigned long need = ok ? 0 : pr->size;
-        ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UNSIGNED_LONG, MPI_MAX,
-                                 g->comm));
+        armcii_allreduce(MPI_IN_PLACE, &need, 1, MPI_UNSIGNED_LONG, MPI_MAX, g->comm);
         armcii_ghost_pool_grow(need);
         if (!ok && armcii_ghost_pool_alloc(pr->size, &pr->mine))
             armcii_error("ARMCI_Malloc", "a new ghost pool cannot hold %zu bytes", pr->size);
@@ -117,7 +116,7 @@ static int carve_slices(armcii_gmr_t *g, ghost_region_t *pr)
 int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
 {
     int want = async_wanted(g), all;
-    ARMCII_MPI(MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, g->comm));
+    armcii_allreduce(&want, &all, 1, MPI_INT, MPI_MIN, g->comm);
     if (!all)
         return 0;
     ghost_region_t *pr = calloc(1, sizeof *pr);
@@ -183,7 +182,7 @@ void armcii_gmr_ghost_freed(armcii_gmr_t *g)
      * over the same bytes is legal once this one is unused). */
     armcii_gmr_flush_all(g->win, g->flush_each);
     flush_pools(pr, -1, -1);
-    ARMCII_MPI(MPI_Barrier(g->comm));
+    armcii_barrier(g->comm);
     if (pr->size)
         armcii_ghost_pool_free(&pr->mine, pr->size);
     free(pr->where);

@@ -346,7 +346,7 @@ void armcii_gmr_phase(int mode)
      * before anyone issues one on the new path (one ghost per target and
      * ordering kept across the switch). */
     armcii_gmr_fence_all();
-    ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    armcii_barrier(armcii_state.world);
     armcii_gmr_redirect(mode != 0);
 }
 
@@ -373,6 +373,6 @@ int armcii_gmr_quiescent(void)
 void armcii_gmr_barrier(void)
 {
     armcii_gmr_fence_all();
-    ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    armcii_barrier(armcii_state.world);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

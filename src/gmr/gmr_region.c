@@ -31,13 +31,13 @@ static int probe_shm(MPI_Comm node, int want)
     MPI_Win w;
     void *p;
     int ok, all;
-    ARMCII_MPI(MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, armcii_state.world));
+    armcii_allreduce(&want, &all, 1, MPI_INT, MPI_MIN, armcii_state.world);
     if (!all)
         return 0;
     ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, node, &p, &w) == MPI_SUCCESS;
     if (ok)
         ARMCII_MPI(MPI_Win_free(&w));
-    ARMCII_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, armcii_state.world));
+    armcii_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, armcii_state.world);
     return all;
 }
 
@@ -62,8 +62,7 @@ void armcii_gmr_init(void)
     /* Every process must keep the same regions (gmr_recycle.c). */
     unsigned long lim[2] = {(unsigned long)armcii_state.cfg.region_cache,
                             (unsigned long)armcii_state.cfg.region_cache_age};
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, lim, 2, MPI_UNSIGNED_LONG, MPI_MIN,
-                             armcii_state.world));
+    armcii_allreduce(MPI_IN_PLACE, lim, 2, MPI_UNSIGNED_LONG, MPI_MIN, armcii_state.world);
     GS.recycle_limit = lim[0];
     GS.recycle_age = lim[1];
     /* The first window of the run: an MPI that cannot make windows at all
@@ -188,7 +187,7 @@ static void group_creation(armcii_gmr_t *g, int begin)
 {
     if (g->size == armcii_state.nproc)
         return;
-    ARMCII_MPI(MPI_Barrier(g->comm));
+    armcii_barrier(g->comm);
     if (g->rank == 0) {
         if (begin)
             ARMCII_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, GS.create_lock));
@@ -196,7 +195,7 @@ static void group_creation(armcii_gmr_t *g, int begin)
             ARMCII_MPI(MPI_Win_unlock(0, GS.create_lock));
     }
     if (begin)
-        ARMCII_MPI(MPI_Barrier(g->comm));
+        armcii_barrier(g->comm);
 }
 
 /* Record each node member's mapping of its slice (node-local path). */
@@ -301,7 +300,7 @@ static char *new_windows(armcii_gmr_t *g, size_t size)
 armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs)
 {
     unsigned long mx = size;
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm));
+    armcii_allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
     int gsize;
     ARMCII_MPI(MPI_Comm_size(comm, &gsize));
     if (mx == 0) {
@@ -330,7 +329,7 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     armcii_gmr_ghost_created(g);
     list_link(g);
     __atomic_add_fetch(&GS.allocations, 1, __ATOMIC_RELAXED);
-    ARMCII_MPI(MPI_Barrier(g->comm));
+    armcii_barrier(g->comm);
     for (int r = 0; r < g->size; r++)
         base_ptrs[r] = g->slice[r].base;
     armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s%s", call, g->size, size,
@@ -364,7 +363,7 @@ static void region_free(armcii_gmr_t *g, int keep)
     armcii_gmr_nb_purge(g);
     armcii_gmr_ghost_freed(g);
     armcii_gmr_flush_all(g->win, g->flush_each);
-    ARMCII_MPI(MPI_Barrier(g->comm));
+    armcii_barrier(g->comm);
     /* Out of the lists before its epoch ends: another thread's fence or
      * bound (gmr_ops.c) flushes the windows it finds there. */
     list_unlink(g);
@@ -400,18 +399,18 @@ void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
     }
     /* The highest rank that passed a pointer names the region for all. */
     leader = mine ? grank : -1;
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MAX, comm));
+    armcii_allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MAX, comm);
     if (leader < 0)
         return;
     unsigned long key[2] = {0, 0};
     if (grank == leader)
         key[0] = (unsigned long)(uintptr_t)mine->slice[mine->rank].base,
         key[1] = (unsigned long)armcii_state.rank;
-    ARMCII_MPI(MPI_Bcast(key, 2, MPI_UNSIGNED_LONG, leader, comm));
+    armcii_bcast(key, 2, MPI_UNSIGNED_LONG, leader, comm);
     const armcii_gmr_entry_t *e = armcii_gmr_table_find(&GS.table, (int)key[1], key[0]);
     armcii_gmr_t *g = e ? e->region : NULL;
     int bad = !g || (mine && mine != g), anybad;
-    ARMCII_MPI(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
+    armcii_allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
     if (anybad)
         armcii_error(call, "processes passed pointers of different allocations (or an "
                      "allocation this process is not part of)");

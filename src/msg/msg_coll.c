@@ -61,7 +61,7 @@ void armcii_msg_finalize(void)
         ARMCII_MPI(MPI_Op_free(&msg_state.absmin));
 }
 
-void armcii_msg_barrier(MPI_Comm comm) { ARMCII_MPI(MPI_Barrier(comm)); }
+void armcii_msg_barrier(MPI_Comm comm) { armcii_barrier(comm); }
 
 double armcii_msg_time(void) { return MPI_Wtime(); }
 
@@ -92,7 +92,7 @@ void armcii_msg_bcast(const char *call, void *buf, int len, int root, MPI_Comm c
         armcii_error(call, "negative length %d", len);
     if (len > 0 && !buf)
         armcii_error(call, "buffer is NULL");
-    ARMCII_MPI(MPI_Bcast(buf, len, MPI_BYTE, root, comm));
+    armcii_bcast(buf, len, MPI_BYTE, root, comm);
 }
 
 /* Operator strings are matched by prefix in this order (the ARMCI rules). */
@@ -146,7 +146,7 @@ void armcii_msg_gop(const char *call, void *x, int n, const char *op, int type, 
         apply_abs(call, x, n, type);
         return;
     }
-    ARMCII_MPI(MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, comm));
+    armcii_allreduce(MPI_IN_PLACE, x, n, dt, mop, comm);
 }
 
 /* Keys compare as doubles: long keys above 2^53 lose precision
@@ -183,9 +183,8 @@ void armcii_msg_sel(const char *call, void *x, int n, const char *op, int type,
     struct { double v; int r; } in, out;
     in.v = contribute ? key_of(x, type) : (want_max ? -HUGE_VAL : HUGE_VAL);
     in.r = contribute ? me : np;
-    ARMCII_MPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, want_max ? MPI_MAXLOC : MPI_MINLOC,
-                             comm));
+    armcii_allreduce(&in, &out, 1, MPI_DOUBLE_INT, want_max ? MPI_MAXLOC : MPI_MINLOC, comm);
     if (out.r >= np)
         return; /* nobody contributed */
-    ARMCII_MPI(MPI_Bcast(x, n, MPI_BYTE, out.r, comm));
+    armcii_bcast(x, n, MPI_BYTE, out.r, comm);
 }

@@ -144,7 +144,7 @@ struct armcix_mutex_hdl_s *armcii_mutex_create(const char *call, int count, MPI_
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
     ARMCII_MPI(MPI_Win_sync(armcii_gmr_window(h->gmr)));
-    ARMCII_MPI(MPI_Barrier(h->comm));
+    armcii_barrier(h->comm);
     set_link(h);
     return h;
 }

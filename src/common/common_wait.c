@@ -1,0 +1,91 @@
+/*
+ * Waiting in the library's own barriers and collectives.
+ *
+ * MPICH's blocking calls poll until they are done and never give up the
+ * CPU.  On a host with more processes than CPUs a rank polling in
+ * MPI_Barrier then holds its core for whole time slices while the ranks it
+ * waits for queue for one, and every barrier costs slices instead of
+ * microseconds (4 MPICH ranks on 2 cores: benchmarks/results/wait_yield.txt).
+ * There the library starts the nonblocking form and yields between tests.
+ * Open MPI yields by itself in that case (mpi_yield_when_idle, which it sets
+ * on an oversubscribed node), so AUTO leaves it the blocking call.
+ */
+#include <sched.h>
+#include <unistd.h>
+#include "common.h"
+
+static struct {
+    int yield;             /* waits test and yield instead of blocking in MPI */
+    unsigned long yielded; /* waits that took the test-and-yield way (tests) */
+} wait_state;
+
+void armcii_wait_init(void)
+{
+    int mode = armcii_state.cfg.wait_yield;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int procs = armcii_host_procs();
+    int crowded = cpus > 0 && procs > cpus;
+    int want = mode == ARMCII_WAIT_YIELD_ON ||
+               (mode == ARMCII_WAIT_YIELD_AUTO && crowded && !armcii_mpi_yields_when_idle());
+    /* One choice for all: a blocking collective does not match a
+     * nonblocking one, and hosts (or settings) may differ. */
+    ARMCII_MPI(MPI_Allreduce(&want, &wait_state.yield, 1, MPI_INT, MPI_MAX,
+                             armcii_state.world));
+    armcii_log(1, "waits in barriers and collectives: %s (here %d processes on %ld CPUs%s)",
+               wait_state.yield ? "test and yield" : "blocking MPI calls", procs, cpus,
+               wait_state.yield && !want ? "; another process asked for it" : "");
+}
+
+int armcii_wait_yields(void) { return wait_state.yield; }
+
+unsigned long armcii_wait_count(void) { return __atomic_load_n(&wait_state.yielded, __ATOMIC_RELAXED); }
+
+void armcii_wait(MPI_Request *req)
+{
+    if (!wait_state.yield) {
+        ARMCII_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+        return;
+    }
+    __atomic_fetch_add(&wait_state.yielded, 1, __ATOMIC_RELAXED); /* threads may wait at once */
+    for (;;) {
+        int done;
+        ARMCII_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+        if (done)
+            return;
+        sched_yield();
+    }
+}
+
+void armcii_barrier(MPI_Comm comm)
+{
+    if (!wait_state.yield) {
+        ARMCII_MPI(MPI_Barrier(comm));
+        return;
+    }
+    MPI_Request r;
+    ARMCII_MPI(MPI_Ibarrier(comm, &r));
+    armcii_wait(&r);
+}
+
+void armcii_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    if (!wait_state.yield) {
+        ARMCII_MPI(MPI_Bcast(buf, count, dt, root, comm));
+        return;
+    }
+    MPI_Request r;
+    ARMCII_MPI(MPI_Ibcast(buf, count, dt, root, comm, &r));
+    armcii_wait(&r);
+}
+
+void armcii_allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op op,
+                      MPI_Comm comm)
+{
+    if (!wait_state.yield) {
+        ARMCII_MPI(MPI_Allreduce(in, out, count, dt, op, comm));
+        return;
+    }
+    MPI_Request r;
+    ARMCII_MPI(MPI_Iallreduce(in, out, count, dt, op, comm, &r));
+    armcii_wait(&r);
+}

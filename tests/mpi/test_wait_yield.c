@@ -1,0 +1,91 @@
+/*
+ * ARMCI_WAIT_YIELD: with ON the library's barriers and collectives
+ * (ARMCI_Barrier, armci_msg_barrier, the gops, armci_msg_brdcst,
+ * armci_msg_sel) wait by testing a nonblocking call and yielding, with
+ * OFF by the blocking MPI call, and give the same results either way;
+ * AUTO yields only where the host has more processes than CPUs and MPI
+ * does not yield by itself.  Whether a wait yielded is read through the
+ * library's internal counter, so the test links its objects.  Reading
+ * whether MPI yields opens MPI_T, which must leave the thread level the
+ * program got from MPI_Init_thread (Open MPI lowered it to MPI_T's level:
+ * tests/mpi/mpit_thread_level_repro.c).
+ */
+#include <unistd.h>
+#include <armci.h>
+#include <message.h>
+#include "../testutil.h"
+#include "../../src/common/common.h"
+
+/* Every waiting call once, results checked; returns how many yielded. */
+static unsigned long run_calls(const char *mode, int me, int np)
+{
+    unsigned long before = armcii_wait_count();
+    ARMCI_Barrier();
+    armci_msg_barrier();
+    int ix = me + 1;
+    armci_msg_igop(&ix, 1, "+");
+    CHECK(ix == np * (np + 1) / 2, "%s: igop + gave %d, expected %d", mode, ix,
+          np * (np + 1) / 2);
+    double dx = me;
+    armci_msg_dgop(&dx, 1, "max");
+    CHECK(dx == np - 1, "%s: dgop max gave %g", mode, dx);
+    long word = me == np - 1 ? 4242L : -1L;
+    armci_msg_brdcst(&word, sizeof word, np - 1);
+    CHECK(word == 4242L, "%s: brdcst from %d gave %ld", mode, np - 1, word);
+    struct { double key; int who; } rec = {me == 0 ? 7.5 : me * 0.5, me};
+    armci_msg_sel(&rec, sizeof rec, "max", ARMCI_DOUBLE, 1);
+    int best = 7.5 >= (np - 1) * 0.5 ? 0 : np - 1;
+    CHECK(rec.who == best, "%s: sel max chose %d, expected %d", mode, rec.who, best);
+    return armcii_wait_count() - before;
+}
+
+static void phase(const char *setting, int me, int np, int level)
+{
+    if (setting)
+        setenv("ARMCI_WAIT_YIELD", setting, 1);
+    else
+        unsetenv("ARMCI_WAIT_YIELD");
+    ARMCI_Init();
+    const char *mode = setting ? setting : "AUTO";
+    unsigned long yielded = run_calls(mode, me, np);
+    int yields = armcii_wait_yields();
+    if (!setting) {
+        /* AUTO: a host's process count (ghosts included) against its CPUs;
+         * one choice for all processes */
+        int crowded = armcii_host_procs() > sysconf(_SC_NPROCESSORS_ONLN), any;
+        int mpi_yields = armcii_mpi_yields_when_idle(); /* opens MPI_T: always call */
+        int want = crowded && !mpi_yields;
+        MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(yields == any, "AUTO: yields %d with %d processes on %ld CPUs here", yields,
+              armcii_host_procs(), sysconf(_SC_NPROCESSORS_ONLN));
+        int now;
+        MPI_Query_thread(&now);
+        CHECK(now == level, "thread level %d after reading MPI's yield setting, was %d", now,
+              level);
+    } else {
+        CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
+    }
+    /* 2 barriers, igop, dgop, brdcst, sel (a reduction and a broadcast) */
+    if (yields)
+        CHECK(yielded >= 7, "%s: only %lu of the calls' waits yielded", mode, yielded);
+    else
+        CHECK(yielded == 0, "%s: %lu waits yielded", mode, yielded);
+    ARMCI_Finalize();
+}
+
+int main(int argc, char **argv)
+{
+    int me, np, level;
+    /* FUNNELED, not MULTIPLE: Open MPI 4.1's osc pt2pt (one of the tested
+     * components) refuses windows under MULTIPLE */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &level);
+    tu_name = "test_wait_yield";
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    phase("ON", me, np, level);
+    phase("OFF", me, np, level);
+    phase(NULL, me, np, level);
+    int rc = tu_finish();
+    MPI_Finalize();
+    return rc;
+}
