@@ -38,7 +38,10 @@ void armcii_wait_init(void)
 
 int armcii_wait_yields(void) { return wait_state.yield; }
 
-unsigned long armcii_wait_count(void) { return __atomic_load_n(&wait_state.yielded, __ATOMIC_RELAXED); }
+unsigned long armcii_wait_count(void)
+{
+    return __atomic_load_n(&wait_state.yielded, __ATOMIC_RELAXED);
+}
 
 void armcii_wait(MPI_Request *req)
 {
