@@ -23,9 +23,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/modes.sh"
-app_options 9,20 "$@"
+app_options 9,22 "$@"
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { sed -n '9,20p' "$0"; exit 2; }
+[ $# -eq 2 ] || { sed -n '9,22p' "$0"; exit 2; }
 peer=$(cd "$1/tests" && pwd) ||
     { echo "peer-tests.sh: $1 has no tests/ (an armci-mpi tree?)" >&2; exit 2; }
 prefix=$(cd "$2" && pwd)
@@ -101,7 +101,9 @@ echo "peer-tests.sh: peer tests built against $prefix in $bin"
 status=0
 for mode in $modes; do
     mode_env "$mode" "$nprocs" armci || exit 2
-    logs=$work/logs-peer-tests-$tag/$mode
+    # runs under other launcher words (another osc) keep their own logs
+    logs=$work/logs-peer-tests-$tag$(printf '%s' "${PEER_MPIEXEC_ARGS:+-$PEER_MPIEXEC_ARGS}" |
+        tr -c 'A-Za-z0-9-' _)/$mode
     rm -rf "$logs" && mkdir -p "$logs"
     pass=0 fail=0 failed="" t0=$(date +%s)
     # a here-document, not a pipe: the counters must survive the loop
