@@ -156,11 +156,13 @@ int armcii_wait_yields(void);
 unsigned long armcii_wait_count(void);
 /* Complete *req: MPI_Wait, or MPI_Test with sched_yield between tests. */
 void armcii_wait(MPI_Request *req);
-/* MPI_Barrier, MPI_Bcast and MPI_Allreduce that wait as armcii_wait does. */
+/* MPI_Barrier, MPI_Bcast, MPI_Allreduce and MPI_Allgather that wait as
+ * armcii_wait does. */
 void armcii_barrier(MPI_Comm comm);
 void armcii_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
 void armcii_allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op op,
                       MPI_Comm comm);
+void armcii_allgather(const void *in, int count, MPI_Datatype dt, void *out, MPI_Comm comm);
 
 #define ARMCII_MPI(call)                                                      \
     do {                                                                      \

@@ -92,3 +92,14 @@ void armcii_allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI
     ARMCII_MPI(MPI_Iallreduce(in, out, count, dt, op, comm, &r));
     armcii_wait(&r);
 }
+
+void armcii_allgather(const void *in, int count, MPI_Datatype dt, void *out, MPI_Comm comm)
+{
+    if (!wait_state.yield) {
+        ARMCII_MPI(MPI_Allgather(in, count, dt, out, count, dt, comm));
+        return;
+    }
+    MPI_Request r;
+    ARMCII_MPI(MPI_Iallgather(in, count, dt, out, count, dt, comm, &r));
+    armcii_wait(&r);
+}

@@ -142,7 +142,7 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     if (!pr->where)
         armcii_error("ARMCI_Malloc", "out of memory");
     long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0, (long)pr->mine.gdisp};
-    ARMCII_MPI(MPI_Allgather(mine, W_N, MPI_LONG, pr->where, W_N, MPI_LONG, g->comm));
+    armcii_allgather(mine, W_N, MPI_LONG, pr->where, g->comm);
     for (int r = 0; r < g->size; r++)
         pr->pools |= (armcii_ghost_poolset_t)1 << pr->where[r * W_N + W_POOL];
     int osc = armcii_win_component(g->win);

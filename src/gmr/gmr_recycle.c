@@ -80,7 +80,7 @@ armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, size_t size)
     unsigned long mine = size, *sizes = malloc((size_t)n * sizeof *sizes);
     if (!sizes)
         armcii_error("ARMCI_Malloc", "out of memory");
-    ARMCII_MPI(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG, sizes, 1, MPI_UNSIGNED_LONG, comm));
+    armcii_allgather(&mine, 1, MPI_UNSIGNED_LONG, sizes, comm);
     armcii_gmr_t **best = NULL;
     size_t best_held = SIZE_MAX, held;
     armcii_lock(&GS.lock);

@@ -235,7 +235,7 @@ static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
     unsigned long *all = malloc((size_t)g->size * 2 * sizeof(unsigned long));
     if (!all)
         armcii_error("ARMCI_Malloc", "out of memory");
-    ARMCII_MPI(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG, all, 2, MPI_UNSIGNED_LONG, g->comm));
+    armcii_allgather(mine, 2, MPI_UNSIGNED_LONG, all, g->comm);
     for (int r = 0; r < g->size; r++) {
         g->slice[r].size = all[2 * r + 1];
         g->slice[r].base = g->slice[r].size ? (char *)(uintptr_t)all[2 * r] : NULL;
@@ -276,7 +276,7 @@ static armcii_gmr_t *new_region(const char *call, MPI_Comm comm)
     }
     if (!g->abs_of || !g->slice || !g->dirty)
         armcii_error(call, "out of memory");
-    ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, 1, MPI_INT, g->comm));
+    armcii_allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, g->comm);
     return g;
 }
 

@@ -84,7 +84,7 @@ static void setup_maps(const char *call, struct armcix_mutex_hdl_s *h, int count
     h->tail = malloc((size_t)h->size * sizeof(void *));
     if (!h->count || !h->first || !h->tail)
         armcii_error(call, "out of memory");
-    ARMCII_MPI(MPI_Allgather(&count, 1, MPI_INT, h->count, 1, MPI_INT, h->comm));
+    armcii_allgather(&count, 1, MPI_INT, h->count, h->comm);
     long total = 0;
     for (int r = 0; r < h->size; r++) {
         h->first[r] = (int)total;
@@ -117,7 +117,7 @@ static void setup_maps(const char *call, struct armcix_mutex_hdl_s *h, int count
     h->abs_to_grp = malloc((size_t)n * sizeof(int));
     if (!g2a || !h->abs_to_grp)
         armcii_error(call, "out of memory");
-    ARMCII_MPI(MPI_Allgather(&armcii_state.rank, 1, MPI_INT, g2a, 1, MPI_INT, h->comm));
+    armcii_allgather(&armcii_state.rank, 1, MPI_INT, g2a, h->comm);
     for (int p = 0; p < n; p++)
         h->abs_to_grp[p] = -1;
     for (int r = 0; r < h->size; r++)

@@ -1,8 +1,9 @@
 /*
  * ARMCI_WAIT_YIELD: with ON the library's barriers and collectives
  * (ARMCI_Barrier, armci_msg_barrier, the gops, armci_msg_brdcst,
- * armci_msg_sel) wait by testing a nonblocking call and yielding, with
- * OFF by the blocking MPI call, and give the same results either way;
+ * armci_msg_sel, those inside ARMCI_Malloc/Free and the mutex calls) wait
+ * by testing a nonblocking call and yielding, with OFF by the blocking
+ * MPI call, and give the same results either way;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself.  Whether a wait yielded is read through the
  * library's internal counter, so the test links its objects.  Reading
@@ -15,6 +16,34 @@
 #include <message.h>
 #include "../testutil.h"
 #include "../../src/common/common.h"
+
+/* ARMCI_Malloc, ARMCI_Create_mutexes and their frees exchange addresses
+ * and counts through the waiting collectives (allgathers among them); the
+ * exchanged values are checked by using them.  Returns how many yielded. */
+static unsigned long alloc_calls(const char *mode, int me, int np)
+{
+    unsigned long before = armcii_wait_count();
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    CHECK(ptr && ARMCI_Malloc(ptr, 2 * sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
+    long *mine = ptr[me];
+    mine[0] = mine[1] = -1;
+    ARMCI_Barrier();
+    int right = (me + 1) % np;
+    long val = 1000L * me + right;
+    ARMCI_Put(&val, (long *)ptr[right] + 1, sizeof val, right);
+    ARMCI_Barrier();
+    long got = 0;
+    ARMCI_Get((long *)ptr[right] + 1, &got, sizeof got, right);
+    CHECK(got == val, "%s: read back %ld from process %d, wrote %ld", mode, got, right, val);
+    CHECK(ARMCI_Create_mutexes(me % 2 + 1) == 0, "%s: ARMCI_Create_mutexes failed", mode);
+    ARMCI_Lock(right % 2, right); /* its last mutex: counts differ between processes */
+    ARMCI_Unlock(right % 2, right);
+    ARMCI_Destroy_mutexes();
+    ARMCI_Barrier();
+    ARMCI_Free(ptr[me]);
+    free(ptr);
+    return armcii_wait_count() - before;
+}
 
 /* Every waiting call once, results checked; returns how many yielded. */
 static unsigned long run_calls(const char *mode, int me, int np)
@@ -36,7 +65,7 @@ static unsigned long run_calls(const char *mode, int me, int np)
     armci_msg_sel(&rec, sizeof rec, "max", ARMCI_DOUBLE, 1);
     int best = 7.5 >= (np - 1) * 0.5 ? 0 : np - 1;
     CHECK(rec.who == best, "%s: sel max chose %d, expected %d", mode, rec.who, best);
-    return armcii_wait_count() - before;
+    return armcii_wait_count() - before + alloc_calls(mode, me, np);
 }
 
 static void phase(const char *setting, int me, int np, int level)
