@@ -113,6 +113,14 @@ static inline const armcii_gmr_entry_t *armcii_gmr_table_lookup(const armcii_gmr
     return armcii_gmr_table_find(t, proc, addr);
 }
 
+/* An MPI-path operation issued with a request (gmr_yield.c). */
+typedef struct {
+    MPI_Request req;
+    MPI_Win win;
+    int rank;
+} armcii_gmr_yreq_t;
+#define ARMCII_YREQ_MAX 64
+
 /* ---- module state shared by gmr's files (gmr_region.c); the completion
  * sets and the private-memory list are file-local state of gmr_cset.c and
  * gmr_local.c, each one static struct ---- */
@@ -136,6 +144,10 @@ typedef struct {
     int poke;                     /* a window needs pokes (gmr_ops.c, poke()) */
     unsigned measure;             /* ARMCII_MEASURE_* bits (set by src/progress);
                                    * beside poke: the hot path reads both */
+    int yield_rma;                /* MPI-path operations take requests, completions
+                                   * test and yield (gmr_yield.c) */
+    int nyreq;                    /* their requests not yet waited for */
+    armcii_gmr_yreq_t yreq[ARMCII_YREQ_MAX];
     int no_flush_local;           /* a window's flush_local can hang: flush only
                                    * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
     int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
@@ -173,6 +185,14 @@ static inline int armcii_gmr_has_unfenced(const armcii_gmr_t *g, int r)
 }
 
 void armcii_gmr_local_finalize(void);
+
+/* gmr_yield.c: request-based MPI-path operations where waits yield. */
+void armcii_gmr_yield_init(void);
+/* A request slot for an operation to (win, rank); waits out a full list. */
+MPI_Request *armcii_gmr_yield_slot(MPI_Win win, int rank);
+/* Test-and-yield until the operations to (win, rank) are done (rank -1:
+ * every rank; MPI_WIN_NULL: every window). */
+void armcii_gmr_yield_wait(MPI_Win win, int rank);
 
 /* MPI_Accumulate(MPI_SUM) with dirty tracking; gmr-internal: everyone else
  * goes through armcii_gmr_acc_issue(), which owns the scaling policy. */

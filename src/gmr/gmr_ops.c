@@ -131,7 +131,11 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
     mark_dirty(t); /* first: it may have to complete the other path */
-    ARMCII_MPI(MPI_Put(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win));
+    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+        ARMCII_MPI(MPI_Rput(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win,
+                            armcii_gmr_yield_slot(t->win, t->rank)));
+    else
+        ARMCII_MPI(MPI_Put(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win));
     armcii_gmr_count_write(t->gmr, t->grank, t->win != t->gmr->win);
     bound_outstanding(t->win);
 }
@@ -140,7 +144,11 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
                     MPI_Datatype dtype, int tcount, MPI_Datatype ttype)
 {
     armcii_gmr_order_read(t);
-    ARMCII_MPI(MPI_Get(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win));
+    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+        ARMCII_MPI(MPI_Rget(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win,
+                            armcii_gmr_yield_slot(t->win, t->rank)));
+    else
+        ARMCII_MPI(MPI_Get(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win));
     bound_outstanding(t->win);
 }
 
@@ -148,8 +156,12 @@ void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
                         MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
     mark_dirty(t);
-    ARMCII_MPI(MPI_Accumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
-                              MPI_SUM, t->win));
+    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+        ARMCII_MPI(MPI_Raccumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
+                                   MPI_SUM, t->win, armcii_gmr_yield_slot(t->win, t->rank)));
+    else
+        ARMCII_MPI(MPI_Accumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
+                                  MPI_SUM, t->win));
     armcii_gmr_count_write(t->gmr, t->grank, t->win != t->gmr->win);
     bound_outstanding(t->win);
 }
@@ -195,6 +207,8 @@ void armcii_gmr_progress(void)
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
 {
     poke();
+    if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
+        armcii_gmr_yield_wait(win, rank);
     if (reads || armcii_gmr_state.no_flush_local)
         ARMCII_MPI(MPI_Win_flush(rank, win));
     else

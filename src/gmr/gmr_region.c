@@ -85,6 +85,7 @@ void armcii_gmr_init(void)
     armcii_log(1, "shared windows: %s, node-local path: %s, RMA component: %s",
                GS.shm_ok ? "yes" : "no", GS.direct ? "on" : "off",
                armcii_osc_name(armcii_win_component(GS.create_lock)));
+    armcii_gmr_yield_init();
     armcii_gmr_ghost_init();
 }
 
@@ -341,6 +342,9 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
 
 void armcii_gmr_release(armcii_gmr_t *g)
 {
+    armcii_gmr_yield_wait(g->win, -1);
+    if (g->shm_win != g->win && g->shm_win != MPI_WIN_NULL)
+        armcii_gmr_yield_wait(g->shm_win, -1);
     if (g->win != g->shm_win)
         ARMCII_MPI(MPI_Win_free(&g->win));
     if (g->shm_win != MPI_WIN_NULL)
@@ -437,6 +441,7 @@ int armcii_gmr_finalize(void)
         g = prev;
     }
     armcii_gmr_recycle_drain();
+    armcii_gmr_yield_wait(MPI_WIN_NULL, -1); /* ghosts' pool windows */
     armcii_gmr_ghost_finalize();
     armcii_gmr_local_finalize();
     armcii_gmr_table_destroy(&GS.table);

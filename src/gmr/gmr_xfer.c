@@ -49,7 +49,8 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc)
         memmove(d + off, src, (size_t)bytes);
         return 1;
     }
-    if (g->dirty[r] != ARMCII_DIRTY_WIN)
+    /* request-based operations (gmr_yield.c) take the general path */
+    if (g->dirty[r] != ARMCII_DIRTY_WIN || armcii_gmr_state.yield_rma)
         return 0;
     ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));
@@ -76,6 +77,8 @@ static inline int fast_get(const void *src, void *dst, int bytes, int proc)
         memmove(dst, d + off, (size_t)bytes);
         return 1;
     }
+    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+        return 0;
     ARMCII_MPI(MPI_Get(dst, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));
     ARMCII_MPI(MPI_Win_flush(r, g->win)); /* reads complete with flush (gmr_ops.c) */

@@ -16,25 +16,43 @@
 #include <message.h>
 #include "../testutil.h"
 #include "../../src/common/common.h"
+#include "../../src/gmr/gmr_impl.h"
 
 /* ARMCI_Malloc, ARMCI_Create_mutexes and their frees exchange addresses
  * and counts through the waiting collectives (allgathers among them); the
- * exchanged values are checked by using them.  Returns how many yielded. */
+ * exchanged values are checked by using them.  Put, accumulate and get on
+ * the MPI path (modes off, vnK) then take requests (gmr_yield.c).
+ * Returns how many waits yielded. */
 static unsigned long alloc_calls(const char *mode, int me, int np)
 {
     unsigned long before = armcii_wait_count();
     void **ptr = malloc((size_t)np * sizeof(void *));
     CHECK(ptr && ARMCI_Malloc(ptr, 2 * sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
     long *mine = ptr[me];
-    mine[0] = mine[1] = -1;
+    mine[0] = 0;
+    mine[1] = -1;
     ARMCI_Barrier();
-    int right = (me + 1) % np;
-    long val = 1000L * me + right;
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    long val = 1000L * me + right, one = me + 1;
+    unsigned long rma_before = armcii_wait_count();
     ARMCI_Put(&val, (long *)ptr[right] + 1, sizeof val, right);
+    long scale = 1;
+    ARMCI_Acc(ARMCI_ACC_LNG, &scale, &one, ptr[right], sizeof one, right);
+    scale = 2;
+    ARMCI_Acc(ARMCI_ACC_LNG, &scale, &one, ptr[right], sizeof one, right);
     ARMCI_Barrier();
     long got = 0;
     ARMCI_Get((long *)ptr[right] + 1, &got, sizeof got, right);
     CHECK(got == val, "%s: read back %ld from process %d, wrote %ld", mode, got, right, val);
+    /* put, 2 accumulates, get and the barrier between: each completion on
+     * the MPI path waited for its request */
+    int mpi_path = !armcii_gmr_state.direct || armcii_node_of(right) != armcii_node_of(me);
+    unsigned long rma_yielded = armcii_wait_count() - rma_before;
+    if (armcii_gmr_state.yield_rma && mpi_path)
+        CHECK(rma_yielded >= 5, "%s: %lu waits yielded in 4 MPI-path operations and a "
+              "barrier", mode, rma_yielded);
+    CHECK(mine[0] == 3L * (left + 1), "%s: accumulates from process %d gave %ld, expected %ld",
+          mode, left, mine[0], 3L * (left + 1));
     CHECK(ARMCI_Create_mutexes(me % 2 + 1) == 0, "%s: ARMCI_Create_mutexes failed", mode);
     ARMCI_Lock(right % 2, right); /* its last mutex: counts differ between processes */
     ARMCI_Unlock(right % 2, right);
@@ -78,6 +96,8 @@ static void phase(const char *setting, int me, int np, int level)
     const char *mode = setting ? setting : "AUTO";
     unsigned long yielded = run_calls(mode, me, np);
     int yields = armcii_wait_yields();
+    CHECK(armcii_gmr_state.yield_rma == yields, "%s: MPI-path requests %d, waits yield %d",
+          mode, armcii_gmr_state.yield_rma, yields);
     if (!setting) {
         /* AUTO: a host's process count (ghosts included) against its CPUs;
          * one choice for all processes */
@@ -100,6 +120,8 @@ static void phase(const char *setting, int me, int np, int level)
     else
         CHECK(yielded == 0, "%s: %lu waits yielded", mode, yielded);
     ARMCI_Finalize();
+    CHECK(armcii_gmr_state.nyreq == 0, "%s: %d requests left after ARMCI_Finalize", mode,
+          armcii_gmr_state.nyreq);
 }
 
 int main(int argc, char **argv)

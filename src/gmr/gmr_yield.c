@@ -1,0 +1,49 @@
+/*
+ * MPI-path completions that give up the CPU (ARMCI_WAIT_YIELD, common_wait.c).
+ *
+ * MPICH's MPI_Win_flush and flush_local poll until the operations are done
+ * and never yield.  On a host with more processes than CPUs an origin
+ * polling for an accumulate or a get that the target serves in its own
+ * progress engine holds its core while the target queues for one, and
+ * every completion costs time slices: NWChem's tddft_h2o on 4 MPICH ranks
+ * on 2 cores over virtual nodes took 545 s, 42 s for its first TDDFT
+ * iteration (1.6 s with the node-local path); with requests 47.5 s.  Where the library's
+ * waits yield, the MPI-path primitives (gmr_ops.c) issue the request-based
+ * forms; a completion first tests the requests of its target, yielding
+ * between tests, and its flush then finds them done.  Completing more
+ * than asked is always allowed, so a full list is simply waited out.
+ * Only single-threaded runs: the list is the process's own, unguarded.
+ */
+#include "gmr_impl.h"
+
+#define GS armcii_gmr_state
+
+void armcii_gmr_yield_init(void)
+{
+    GS.yield_rma = armcii_wait_yields() && !armcii_state.threaded;
+    armcii_log(1, "MPI-path completions: %s",
+               GS.yield_rma ? "request-based, test and yield" : "MPI_Win_flush(_local)");
+}
+
+MPI_Request *armcii_gmr_yield_slot(MPI_Win win, int rank)
+{
+    if (GS.nyreq == ARMCII_YREQ_MAX)
+        armcii_gmr_yield_wait(MPI_WIN_NULL, -1);
+    armcii_gmr_yreq_t *y = &GS.yreq[GS.nyreq++];
+    y->win = win;
+    y->rank = rank;
+    return &y->req;
+}
+
+void armcii_gmr_yield_wait(MPI_Win win, int rank)
+{
+    for (int i = 0; i < GS.nyreq;) {
+        armcii_gmr_yreq_t *y = &GS.yreq[i];
+        if ((win != MPI_WIN_NULL && y->win != win) || (rank >= 0 && y->rank != rank)) {
+            i++;
+            continue;
+        }
+        armcii_wait(&y->req);
+        *y = GS.yreq[--GS.nyreq];
+    }
+}
