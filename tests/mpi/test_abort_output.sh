@@ -33,6 +33,12 @@ for i in $(seq 1 $runs); do
          ! printf '%s\n' "$out" | grep -q 'ARMCI Error: abort_output: deliberate error'; then
         echo "FAIL run $i: $lines of 900 lines arrived, error message" \
              "$(printf '%s\n' "$out" | grep -q 'ARMCI Error' && echo present || echo missing)"
+        # which were lost, and what else came (a launcher's message cut
+        # into a line would show here)
+        printf '%s\n' "$out" | sed -n 's/^abort_output line \([0-9]*\):.*/\1/p' |
+            awk '{seen[$1 + 0] = 1} END {for (i = 0; i < 900; i++) if (!seen[i]) m = m " " i;
+                 print "  missing:" substr(m, 1, 200)}'
+        printf '%s\n' "$out" | grep -v '^abort_output line' | head -8 | sed 's/^/  other: /'
         fail=$((fail + 1))
     fi
 done
