@@ -5,9 +5,8 @@
  * and never yield.  On a host with more processes than CPUs an origin
  * polling for an accumulate or a get that the target serves in its own
  * progress engine holds its core while the target queues for one, and
- * every completion costs time slices: NWChem's tddft_h2o on 4 MPICH ranks
- * on 2 cores over virtual nodes took 545 s, 42 s for its first TDDFT
- * iteration (1.6 s with the node-local path); with requests 47.5 s.  Where the library's
+ * every completion costs time slices (NWChem's tddft_h2o on 4 MPICH ranks
+ * over virtual nodes, before and after: benchmarks/results/nwchem_qa.txt).  Where the library's
  * waits yield, the MPI-path primitives (gmr_ops.c) issue the request-based
  * forms; a completion first tests the requests of its target, yielding
  * between tests, and its flush then finds them done.  Completing more
