@@ -84,6 +84,8 @@ typedef struct {
     unsigned char *fin;     /* per user: finalized */
     MPI_Comm gcomm;         /* the ghosts */
     int grank, stage, want, was;
+    int after;              /* the setting the last outcome carried (-1: none since the
+                             * start or a manual phase: the users' lines tell) */
     int served;             /* the last commit turned redirection on (no idle naps) */
     int late_line, late_flag; /* a user not acknowledged yet, its state (logs) */
     int drops;              /* proposals dropped in a row (none since the last commit) */

@@ -153,6 +153,7 @@ void armcii_round_setup(MPI_Comm node, int ghost_line, const int *bound, int nbo
         R.gcomm = ghosts;
         ARMCII_MPI(PMPI_Comm_rank(ghosts, &R.grank));
         R.hist = (armcii_adapt_hist_t){.dense_at = {-1, -1}};
+        R.after = -1;
         R.last = mono();
     }
     ARMCII_MPI(PMPI_Barrier(node)); /* every line initialized before anyone reads */
@@ -365,8 +366,10 @@ static void sample(double now, long long *v)
 static void decide(double now)
 {
     long long *s = R.s;
-    if (s[RV_MANUAL] > 0) /* ARMCIX_Async_phase took over: the users' own busy messages rule */
+    if (s[RV_MANUAL] > 0) { /* ARMCIX_Async_phase took over: the users' own busy messages rule */
         R.served = 0;
+        R.after = -1; /* and their own settings */
+    }
     if (s[RV_MANUAL] > 0 || s[RV_USERS] <= 0 || s[ARMCII_ADAPT_T] <= 0 ||
         (s[RV_CUR] != 0 && s[RV_CUR] != s[RV_USERS])) {
         R.stage = ST_IDLE;
@@ -398,7 +401,15 @@ static void decide(double now)
     }
     R.epoch++;
     R.want = on;
-    R.was = cur;
+    /* A user acknowledged while outside applies the last outcome only at
+     * its next entry, so its line may still show the setting before: the
+     * lines can agree on a setting already left.  A drop then carried that
+     * stale setting, and the users that had not applied the commit went
+     * back while one inside a long call kept it; with the settings mixed the
+     * ghosts decided nothing until that call ended (test_adapt_drops' 60 s
+     * deadline, MPICH, 3 of 25 runs once mutex waiters yielded).  A drop
+     * changes nothing: it carries the last outcome's setting. */
+    R.was = R.after >= 0 ? R.after : cur;
     R.deadline = now + R.ack_wait;
     __atomic_store_n(&line(R.me)->proposal, R.epoch << 1 | on, __ATOMIC_SEQ_CST);
     R.stage = ST_ACKS;
@@ -430,6 +441,7 @@ static int count_acks(void)
 static void resolve(int commit)
 {
     int after = commit ? R.want : R.was;
+    R.after = after;
     __atomic_store_n(&line(R.me)->outcome, R.epoch << 2 | (long)commit << 1 | after,
                      __ATOMIC_SEQ_CST);
     R.switches += commit;
