@@ -156,6 +156,11 @@ int armcii_wait_yields(void);
 unsigned long armcii_wait_count(void);
 /* Complete *req: MPI_Wait, or MPI_Test with sched_yield between tests. */
 void armcii_wait(MPI_Request *req);
+/* The same, filling *st (or MPI_STATUS_IGNORE). */
+void armcii_wait_status(MPI_Request *req, MPI_Status *st);
+/* MPI_Recv that waits as armcii_wait does (a mutex waiter's hand-off). */
+void armcii_recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                 MPI_Status *st);
 /* MPI_Barrier, MPI_Bcast, MPI_Allreduce and MPI_Allgather that wait as
  * armcii_wait does. */
 void armcii_barrier(MPI_Comm comm);

@@ -43,20 +43,37 @@ unsigned long armcii_wait_count(void)
     return __atomic_load_n(&wait_state.yielded, __ATOMIC_RELAXED);
 }
 
-void armcii_wait(MPI_Request *req)
+void armcii_wait_status(MPI_Request *req, MPI_Status *st)
 {
     if (!wait_state.yield) {
-        ARMCII_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+        ARMCII_MPI(MPI_Wait(req, st));
         return;
     }
     __atomic_fetch_add(&wait_state.yielded, 1, __ATOMIC_RELAXED); /* threads may wait at once */
     for (;;) {
         int done;
-        ARMCII_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+        ARMCII_MPI(MPI_Test(req, &done, st));
         if (done)
             return;
         sched_yield();
     }
+}
+
+void armcii_wait(MPI_Request *req)
+{
+    armcii_wait_status(req, MPI_STATUS_IGNORE);
+}
+
+void armcii_recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                 MPI_Status *st)
+{
+    if (!wait_state.yield) {
+        ARMCII_MPI(MPI_Recv(buf, count, dt, src, tag, comm, st));
+        return;
+    }
+    MPI_Request r;
+    ARMCII_MPI(MPI_Irecv(buf, count, dt, src, tag, comm, &r));
+    armcii_wait_status(&r, st);
 }
 
 void armcii_barrier(MPI_Comm comm)

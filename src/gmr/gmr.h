@@ -186,6 +186,10 @@ void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
 /* Remote completion of everything issued to t's target on t's window
  * (atomics: the fetched value and the update are both complete). */
 void armcii_gmr_complete_remote(const armcii_target_t *t);
+/* One-element atomic fetch-and-op (MPI_SUM, MPI_REPLACE) on t's MPI path,
+ * remotely complete on return; yields while waiting where waits yield. */
+void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
+                         MPI_Datatype dt, MPI_Op op);
 /* Complete an issued operation as c asks: locally now, or in a set. */
 void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t);
 /* Before a read (get, RMW) of t: remote-complete earlier writes to it. */

@@ -231,7 +231,27 @@ void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t)
 void armcii_gmr_complete_remote(const armcii_target_t *t)
 {
     poke();
+    if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
+        armcii_gmr_yield_wait(t->win, t->rank);
     ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+}
+
+/* MPI_Fetch_and_op has no request-based form; MPI_Rget_accumulate is the
+ * same atomic (one predefined type, the same op), and its request completes
+ * once the fetched value is here, which the wait can test and yield for
+ * (gmr_yield.c). */
+void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
+                         MPI_Datatype dt, MPI_Op op)
+{
+    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma)) {
+        MPI_Request r;
+        ARMCII_MPI(MPI_Rget_accumulate(in, 1, dt, out, 1, dt, t->rank, t->disp, 1, dt, op,
+                                       t->win, &r));
+        armcii_wait(&r);
+    } else {
+        ARMCII_MPI(MPI_Fetch_and_op(in, out, dt, t->rank, t->disp, op, t->win));
+    }
+    armcii_gmr_complete_remote(t);
 }
 
 /* Remote-complete what this process wrote to g's rank r on the paths in
@@ -247,8 +267,11 @@ static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
             w[p] = __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE);
         }
     }
-    if (bits & DIRTY_WIN)
+    if (bits & DIRTY_WIN) {
+        if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
+            armcii_gmr_yield_wait(g->win, r);
         ARMCII_MPI(MPI_Win_flush(r, g->win));
+    }
     if (bits & DIRTY_GHOST)
         armcii_gmr_ghost_fence(g, r);
     if (g->wcnt) {

@@ -8,8 +8,9 @@
  * every completion costs time slices (NWChem's tddft_h2o on 4 MPICH ranks
  * over virtual nodes, before and after: benchmarks/results/nwchem_qa.txt).  Where the library's
  * waits yield, the MPI-path primitives (gmr_ops.c) issue the request-based
- * forms; a completion first tests the requests of its target, yielding
- * between tests, and its flush then finds them done.  Completing more
+ * forms (fetch-and-op too, as MPI_Rget_accumulate waited for at once); a
+ * completion, local or remote, first tests the requests of its target,
+ * yielding between tests, and its flush then finds them done.  Completing more
  * than asked is always allowed, so a full list is simply waited out.
  * Only single-threaded runs: the list is the process's own, unguarded.
  */

@@ -217,8 +217,8 @@ void armcii_mutex_lock(const char *call, struct armcix_mutex_hdl_s *h, int m, in
     if (prev) {
         MPI_Request rq;
         ARMCII_MPI(MPI_Isend(NULL, 0, MPI_BYTE, prev - 1, tag_notify(idx), h->comm, &rq));
-        ARMCII_MPI(MPI_Recv(NULL, 0, MPI_BYTE, prev - 1, tag_handoff(idx), h->comm,
-                            MPI_STATUS_IGNORE));
+        /* The holder may be computing on the core this waiter would spin on. */
+        armcii_recv(NULL, 0, MPI_BYTE, prev - 1, tag_handoff(idx), h->comm, MPI_STATUS_IGNORE);
         /* prev received the NOTIFY before it handed off: completes at once. */
         ARMCII_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     }
@@ -252,7 +252,7 @@ void armcii_mutex_unlock(const char *call, struct armcix_mutex_hdl_s *h, int m, 
         /* The process that swapped in after me sent (or is about to send)
          * its NOTIFY right after its swap. */
         MPI_Status st;
-        ARMCII_MPI(MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag_notify(idx), h->comm, &st));
+        armcii_recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag_notify(idx), h->comm, &st);
         ARMCII_MPI(MPI_Send(NULL, 0, MPI_BYTE, st.MPI_SOURCE, tag_handoff(idx), h->comm));
     }
     if (h->local)

@@ -28,9 +28,7 @@ int armcii_mutex_swap_int(const armcii_target_t *t, int value)
     int old;
     if (use_cpu(t))
         return __atomic_exchange_n((int *)t->direct, value, __ATOMIC_SEQ_CST);
-    ARMCII_MPI(MPI_Fetch_and_op(&value, &old, MPI_INT, t->rank, t->disp, MPI_REPLACE,
-                                t->win));
-    armcii_gmr_complete_remote(t);
+    armcii_gmr_fetch_op(t, &value, &old, MPI_INT, MPI_REPLACE);
     return old;
 }
 
@@ -67,7 +65,7 @@ static void rmw_cpu(int op, void *ploc, char *rem, int value)
     }
 }
 
-/* MPI-path RMW: one MPI_Fetch_and_op, remotely complete on return. */
+/* MPI-path RMW: one fetch-and-op, remotely complete on return. */
 static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
 {
     int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
@@ -86,9 +84,7 @@ static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
     }
     /* Location consistency: earlier unfenced puts/accs to this target first. */
     armcii_gmr_order_read(t);
-    ARMCII_MPI(MPI_Fetch_and_op(&in, &out, is_long ? MPI_LONG : MPI_INT, t->rank, t->disp,
-                                is_add ? MPI_SUM : MPI_REPLACE, t->win));
-    armcii_gmr_complete_remote(t);
+    armcii_gmr_fetch_op(t, &in, &out, is_long ? MPI_LONG : MPI_INT, is_add ? MPI_SUM : MPI_REPLACE);
     memcpy(ploc, &out, size);
 }
 

@@ -3,7 +3,8 @@
  * (ARMCI_Barrier, armci_msg_barrier, the gops, armci_msg_brdcst,
  * armci_msg_sel, those inside ARMCI_Malloc/Free and the mutex calls) wait
  * by testing a nonblocking call and yielding, with OFF by the blocking
- * MPI call, and give the same results either way;
+ * MPI call, and give the same results either way, as does a waiter for a
+ * held mutex;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself.  Whether a wait yielded is read through the
  * library's internal counter, so the test links its objects.  Reading
@@ -27,10 +28,11 @@ static unsigned long alloc_calls(const char *mode, int me, int np)
 {
     unsigned long before = armcii_wait_count();
     void **ptr = malloc((size_t)np * sizeof(void *));
-    CHECK(ptr && ARMCI_Malloc(ptr, 2 * sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
+    CHECK(ptr && ARMCI_Malloc(ptr, 3 * sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
     long *mine = ptr[me];
     mine[0] = 0;
     mine[1] = -1;
+    mine[2] = 0;
     ARMCI_Barrier();
     int right = (me + 1) % np, left = (me + np - 1) % np;
     long val = 1000L * me + right, one = me + 1;
@@ -40,16 +42,24 @@ static unsigned long alloc_calls(const char *mode, int me, int np)
     ARMCI_Acc(ARMCI_ACC_LNG, &scale, &one, ptr[right], sizeof one, right);
     scale = 2;
     ARMCI_Acc(ARMCI_ACC_LNG, &scale, &one, ptr[right], sizeof one, right);
+    /* only this process adds to its right neighbour's counter */
+    for (long k = 0; k < 2; k++) {
+        long old = -1;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, (long *)ptr[right] + 2, 5, right);
+        CHECK(old == 5 * k, "%s: fetch-and-add %ld on process %d fetched %ld, expected %ld",
+              mode, k, right, old, 5 * k);
+    }
     ARMCI_Barrier();
+    CHECK(mine[2] == 10, "%s: counter %ld after 2 fetch-and-adds of 5", mode, mine[2]);
     long got = 0;
     ARMCI_Get((long *)ptr[right] + 1, &got, sizeof got, right);
     CHECK(got == val, "%s: read back %ld from process %d, wrote %ld", mode, got, right, val);
-    /* put, 2 accumulates, get and the barrier between: each completion on
-     * the MPI path waited for its request */
+    /* put, 2 accumulates, 2 fetch-and-adds, get and the barrier between:
+     * each completion on the MPI path waited for its request */
     int mpi_path = !armcii_gmr_state.direct || armcii_node_of(right) != armcii_node_of(me);
     unsigned long rma_yielded = armcii_wait_count() - rma_before;
     if (armcii_gmr_state.yield_rma && mpi_path)
-        CHECK(rma_yielded >= 5, "%s: %lu waits yielded in 4 MPI-path operations and a "
+        CHECK(rma_yielded >= 7, "%s: %lu waits yielded in 6 MPI-path operations and a "
               "barrier", mode, rma_yielded);
     CHECK(mine[0] == 3L * (left + 1), "%s: accumulates from process %d gave %ld, expected %ld",
           mode, left, mine[0], 3L * (left + 1));
@@ -61,6 +71,71 @@ static unsigned long alloc_calls(const char *mode, int me, int np)
     ARMCI_Free(ptr[me]);
     free(ptr);
     return armcii_wait_count() - before;
+}
+
+/* Waits that yielded in one call of a lock (lock != 0) or an unlock. */
+static unsigned long lock_waits(int lock)
+{
+    unsigned long b = armcii_wait_count();
+    if (lock)
+        ARMCI_Lock(0, 0);
+    else
+        ARMCI_Unlock(0, 0);
+    return armcii_wait_count() - b;
+}
+
+/* A waiter for a held mutex waits for the hand-off as the collectives do,
+ * and so does the holder for its successor's notice.  Process 0 holds
+ * mutex 0 while the others queue behind it; a round in which nobody had to
+ * wait (all delayed past the hold) is repeated.  Each process's own
+ * uncontended lock and unlock (a swap and a compare-and-swap: requests on
+ * the MPI path) are the baseline.  The increments under the lock check the
+ * exclusion. */
+static void contended_lock(const char *mode, int me, int np, int yields)
+{
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    CHECK(ptr && ARMCI_Malloc(ptr, sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
+    *(long *)ptr[me] = 0;
+    CHECK(ARMCI_Create_mutexes(1) == 0, "%s: ARMCI_Create_mutexes failed", mode);
+    unsigned long base[2] = {0, 0}; /* unlock, lock */
+    for (int p = 0; p < np; p++) {
+        if (p == me) {
+            base[1] = lock_waits(1);
+            base[0] = lock_waits(0);
+        }
+        ARMCI_Barrier();
+    }
+    int any = 0, rounds = 0;
+    while (rounds < 5 && !any) {
+        rounds++;
+        if (me == 0)
+            ARMCI_Lock(0, 0);
+        ARMCI_Barrier();
+        int waited = 0;
+        if (me == 0)
+            usleep(50000);
+        else
+            waited = lock_waits(1) > base[1];
+        long v = 0;
+        ARMCI_Get(ptr[0], &v, sizeof v, 0);
+        v++;
+        ARMCI_Put(&v, ptr[0], sizeof v, 0);
+        ARMCI_Fence(0);
+        waited |= lock_waits(0) > base[0];
+        MPI_Allreduce(&waited, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        ARMCI_Barrier();
+    }
+    if (me == 0)
+        CHECK(*(long *)ptr[0] == (long)rounds * np, "%s: %ld increments under the lock "
+              "in %d rounds of %d processes", mode, *(long *)ptr[0], rounds, np);
+    if (yields && np > 1)
+        CHECK(any, "%s: no waiter yielded for the hand-off in %d rounds", mode, rounds);
+    else if (!yields)
+        CHECK(!any, "%s: a waiter yielded for the hand-off", mode);
+    ARMCI_Destroy_mutexes();
+    ARMCI_Barrier();
+    ARMCI_Free(ptr[me]);
+    free(ptr);
 }
 
 /* Every waiting call once, results checked; returns how many yielded. */
@@ -114,6 +189,7 @@ static void phase(const char *setting, int me, int np, int level)
     } else {
         CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
     }
+    contended_lock(mode, me, np, yields);
     /* 2 barriers, igop, dgop, brdcst, sel (a reduction and a broadcast) */
     if (yields)
         CHECK(yielded >= 7, "%s: only %lu of the calls' waits yielded", mode, yielded);
