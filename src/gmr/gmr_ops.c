@@ -228,12 +228,18 @@ void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t)
         armcii_gmr_nb_track(c->hdl, t);
 }
 
+/* Remote completion of (win, rank): its requests first (gmr_yield.c). */
+static void flush_target(MPI_Win win, int rank)
+{
+    if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
+        armcii_gmr_yield_wait(win, rank);
+    ARMCII_MPI(MPI_Win_flush(rank, win));
+}
+
 void armcii_gmr_complete_remote(const armcii_target_t *t)
 {
     poke();
-    if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
-        armcii_gmr_yield_wait(t->win, t->rank);
-    ARMCII_MPI(MPI_Win_flush(t->rank, t->win));
+    flush_target(t->win, t->rank);
 }
 
 /* MPI_Fetch_and_op has no request-based form; MPI_Rget_accumulate is the
@@ -267,11 +273,8 @@ static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits)
             w[p] = __atomic_load_n(&g->wcnt[2 * r + p], __ATOMIC_ACQUIRE);
         }
     }
-    if (bits & DIRTY_WIN) {
-        if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
-            armcii_gmr_yield_wait(g->win, r);
-        ARMCII_MPI(MPI_Win_flush(r, g->win));
-    }
+    if (bits & DIRTY_WIN)
+        flush_target(g->win, r);
     if (bits & DIRTY_GHOST)
         armcii_gmr_ghost_fence(g, r);
     if (g->wcnt) {

@@ -406,9 +406,9 @@ static void decide(double now)
      * lines can agree on a setting already left.  A drop then carried that
      * stale setting, and the users that had not applied the commit went
      * back while one inside a long call kept it; with the settings mixed the
-     * ghosts decided nothing until that call ended (test_adapt_drops' 60 s
-     * deadline, MPICH, 3 of 25 runs once mutex waiters yielded).  A drop
-     * changes nothing: it carries the last outcome's setting. */
+     * ghosts decided nothing until that call ended (test_adapt_drops;
+     * docs/progress.md).  A drop changes nothing: it carries the last
+     * outcome's setting. */
     R.was = R.after >= 0 ? R.after : cur;
     R.deadline = now + R.ack_wait;
     __atomic_store_n(&line(R.me)->proposal, R.epoch << 1 | on, __ATOMIC_SEQ_CST);
