@@ -1,7 +1,8 @@
 # (area fragment; see tests/Makefile.mk) progress engine tests
 MPI_TESTS += tests/mpi/test_progress_thread tests/mpi/test_progress_profile
 tests_mpi_test_progress_thread_LDADD = $(TEST_LIBS)
-tests_mpi_test_progress_profile_LDADD = $(TEST_LIBS)
+# links the library's objects: it asks for its region's window component
+tests_mpi_test_progress_profile_LDADD = libarmci_core.la
 MPI_TESTS += tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_ghost_acc
 tests_mpi_test_ghost_world_LDADD = $(TEST_LIBS)
 tests_mpi_test_ghost_world_xfer_LDADD = $(TEST_LIBS)

@@ -155,6 +155,9 @@ typedef struct {
     MPI_Win create_lock;          /* serializes group window creation */
     unsigned long redirected;     /* operations sent to ghosts (always counted) */
     unsigned ghost_logged_osc;    /* ghost build: components whose redirection was logged */
+    unsigned region_classes;      /* software classes of the regions' windows so far
+                                   * (armcii_gmr_ghost_served) */
+    int region_made;              /* a region's window was made since init */
     int ghost_async_regions;      /* ghost build: live regions redirected now */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */

@@ -47,6 +47,17 @@ armcii_gmr_facts_t armcii_gmr_facts(void)
                                 armcii_win_component(GS.create_lock)};
 }
 
+/* The component that decides is each region window's own, not the
+ * world-spanning one's: between virtual nodes of one host the regions get
+ * MPI_Win_create windows over node-shared memory, which Open MPI hands to
+ * another component (ucx, rdma) than the world's MPI_Win_allocate (sm). */
+unsigned armcii_gmr_ghost_served(void)
+{
+    if (__atomic_load_n(&GS.region_made, __ATOMIC_RELAXED))
+        return __atomic_load_n(&GS.region_classes, __ATOMIC_RELAXED);
+    return armcii_gmr_software_classes(armcii_win_component(GS.create_lock));
+}
+
 void armcii_gmr_init(void)
 {
     int n = armcii_state.nproc, me = armcii_state.rank;
@@ -323,6 +334,9 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     if (size && armcii_state.cfg.debug_alloc)
         memset(mybase, 0, size);
     ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+    __atomic_or_fetch(&GS.region_classes, armcii_gmr_software_classes(armcii_win_component(g->win)),
+                      __ATOMIC_RELAXED);
+    __atomic_store_n(&GS.region_made, 1, __ATOMIC_RELAXED);
     int wq = armcii_win_quirks(g->win);
     GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
     GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */

@@ -1,0 +1,25 @@
+#!/bin/sh
+# The profiler's advisor judges by the regions' windows: between virtual
+# nodes under Open MPI's "osc sm,ucx" the world-spanning MPI_Win_allocate
+# goes to osc/sm (nothing for ghosts), while the regions' MPI_Win_create
+# windows go to osc/ucx (every class waits for the target; ghosts serve
+# them).  Runs test_progress_profile there, which checks that the report
+# names every class its region's window leaves to software (before the fix
+# it named none and predicted "ghosts would not pay" for a GA SCF kernel
+# that ghosts made 2.2x faster on 16 cores: results/ga_ghosts.16core.txt).
+# Mode "on" only (it sets its own layout and components; 77 = skip).
+case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
+. "${TESTS_SRCDIR:-tests}/ompi_only.sh"
+ompi_only ucx
+# (osc_usable probes MPI_Win_create, which osc/sm refuses; it only needs
+# to be listed: it takes the world's MPI_Win_allocate on one host)
+case " $(ompi_osc_list) " in *" sm "*) ;; *) echo "SKIP: this Open MPI has no osc/sm"; exit 77 ;; esac
+. "${TESTS_SRCDIR:-tests}/build_facts.sh"
+# the ghost build: 4 processes are 4 users without ghosts
+if ghost_build; then
+    ARMCI_GHOSTS_PER_NODE=0
+    export ARMCI_GHOSTS_PER_NODE
+fi
+runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=2 timeout -k 5 120 $runner 4 --mca osc sm,ucx \
+    "${TESTS_BUILDDIR:-tests}/mpi/test_progress_profile"
