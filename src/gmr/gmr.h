@@ -147,7 +147,7 @@ typedef struct {
 armcii_gmr_facts_t armcii_gmr_facts(void);
 /* The classes ghosts would serve on the windows the regions made so far got
  * (their union; those of the world-spanning windows' component before any
- * region): what the profiler's advisor may take off the users (gmr_class.c). */
+ * region): what the profiler's advisor may take off the users (gmr_region.c). */
 unsigned armcii_gmr_ghost_served(void);
 
 /* Operations this process has redirected to ghosts so far (tests, profiler). */

@@ -197,12 +197,10 @@ void armcii_profile_report(void)
     PG.timing = PG.adapt;
     int np = armcii_state.nproc;
     double total = MPI_Wtime() - PG.t_init, v[NV], sum[NV], mx[NV];
-    /* ghosts serve what the regions' windows leave to software; since the
-     * ghost build's pool windows are MPI_Win_create windows, like the plain
-     * build's between virtual nodes, their component is the one that
-     * counts (vn2 under osc sm,ucx: sm for the world, ucx for the regions,
-     * and ghosts took accumulates from 2.5 s of W to 0; results/
-     * ga_ghosts.16core.txt) */
+    /* ghosts serve what the regions' windows leave to software: the ghost
+     * build's pool windows are MPI_Win_create windows, like the plain
+     * build's between virtual nodes, whose component can differ from the
+     * world's (docs/progress.md, "Profiler and advisor") */
     unsigned ghost = armcii_gmr_ghost_served();
     long ops[ARMCII_OP_NCLASS];
     double bytes[ARMCII_OP_NCLASS];
