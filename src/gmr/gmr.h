@@ -142,7 +142,6 @@ typedef struct {
     int direct;          /* node-local path in use */
     int poke;            /* a window needs progress pokes */
     int no_flush_local;  /* a window's flush_local can hang: flush only */
-    int osc;             /* ARMCII_OSC_* of the world-spanning windows */
 } armcii_gmr_facts_t;
 armcii_gmr_facts_t armcii_gmr_facts(void);
 /* The classes ghosts would serve on the windows the regions made so far got

@@ -43,8 +43,7 @@ static int probe_shm(MPI_Comm node, int want)
 
 armcii_gmr_facts_t armcii_gmr_facts(void)
 {
-    return (armcii_gmr_facts_t){GS.shm_ok, GS.direct, GS.poke, GS.no_flush_local,
-                                armcii_win_component(GS.create_lock)};
+    return (armcii_gmr_facts_t){GS.shm_ok, GS.direct, GS.poke, GS.no_flush_local};
 }
 
 /* The component that decides is each region window's own, not the

@@ -4,8 +4,8 @@
  * epoch), an MPI_Rget whose origin and target types are a derived vector
  * completes its request before the data has arrived: after MPI_Wait the
  * origin buffer still holds what it held before, in every try (vectors of
- * 64 blocks of 1, 16 and 128 doubles); the MPI_Win_flush after it brings
- * the data.  The same get of contiguous MPI_DOUBLEs, and Open MPI 4.1.4
+ * 64 blocks of BLK doubles; measured with BLK 1, 16 and 128); the
+ * MPI_Win_flush after it brings the data.  The same get of contiguous MPI_DOUBLEs, and Open MPI 4.1.4
  * with either, are complete after MPI_Wait.  MPI-3.1 11.3.5: the request
  * of MPI_Rget completes when the data is in the origin buffer.
  * The library waits for its requests and then still flushes (src/gmr/

@@ -4,9 +4,9 @@
 # goes to osc/sm (nothing for ghosts), while the regions' MPI_Win_create
 # windows go to osc/ucx (every class waits for the target; ghosts serve
 # them).  Runs test_progress_profile there, which checks that the report
-# names every class its region's window leaves to software (before the fix
-# it named none and predicted "ghosts would not pay" for a GA SCF kernel
-# that ghosts made 2.2x faster on 16 cores: results/ga_ghosts.16core.txt).
+# names every class its region's window leaves to software (judged by the
+# world's window it named none and said "ghosts would not pay" where they
+# did: benchmarks/results/ga_ghosts.16core.txt).
 # Mode "on" only (it sets its own layout and components; 77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
 . "${TESTS_SRCDIR:-tests}/ompi_only.sh"

@@ -29,13 +29,15 @@ const char *armcii_gmr_class_name(int cls);
  * the regions' MPI_Win_create windows). */
 static int names_region_classes(const char *out, unsigned want, char *missing, size_t len)
 {
-    const char *p = strstr(out, "W of the classes ghosts serve here (");
+    static const char key0[] = "W of the classes ghosts serve here (";
+    const char *p = strstr(out, key0);
     const char *e = p ? strchr(p, ')') : NULL;
     snprintf(missing, len, "%s", e ? "" : "(no class list) ");
     if (!e)
         return 0;
+    p += strlen(key0);
     char list[128];
-    snprintf(list, sizeof list, " %.*s ", (int)(e - strchr(p, '(') - 1), strchr(p, '(') + 1);
+    snprintf(list, sizeof list, " %.*s ", (int)(e - p), p);
     for (int c = 0; c < NCLASS; c++) {
         char key[32];
         snprintf(key, sizeof key, " %s ", armcii_gmr_class_name(c));
