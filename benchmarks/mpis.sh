@@ -14,18 +14,27 @@
 #   bench_strided  node-local path off: 16 B x 1024 strided accumulate with
 #                  the per-block split forced (DIRECT/split) and with one
 #                  datatype (DIRECT/dtype), and put, against raw MPI
-# usage: mpis.sh [-r ROUNDS] [-o OUT] LABEL=BUILDDIR ...
+# With -g LABEL=GHOST_BUILDDIR (repeatable; configure --enable-ghost-progress
+# on each MPI), after the rounds: bench_async through async.sh (ghosts on
+# and off, every transport each MPI has, pinned as async.sh pins) and
+# bench_multiphase through multiphase.sh (each MPI's default component),
+# summarised below the table; their reports go to raw-mpis/.
+# usage: mpis.sh [-r ROUNDS] [-o OUT] [-g LABEL=GHOST_BUILDDIR]... LABEL=BUILDDIR ...
 #   ROUNDS default 3; OUT default benchmarks/results/mpis.txt (raw outputs in
 #   OUT's directory, raw-mpis/).  Run on a quiet machine: nothing else
 #   running (a build or a test suite beside it changes times 1.5-4x).
 set -u
 rounds=3
 out=benchmarks/results/mpis.txt
-while getopts r:o: o; do
+ghosts=""
+here=$(cd "$(dirname "$0")" && pwd)
+while getopts r:o:g: o; do
     case $o in
     r) rounds=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) echo "usage: mpis.sh [-r ROUNDS] [-o OUT] LABEL=BUILDDIR ..." >&2; exit 2 ;;
+    g) ghosts="$ghosts $OPTARG" ;;
+    *) echo "usage: mpis.sh [-r ROUNDS] [-o OUT] [-g LABEL=GHOST_BUILDDIR]... LABEL=BUILDDIR ..." >&2
+       exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -48,6 +57,43 @@ run() {
     if ! env "$@" timeout -k 5 600 $runner 2 "$prog" >"$f" 2>&1; then
         echo "mpis.sh: $name on $label failed (round $r):" >&2; tail -5 "$f" >&2; exit 1
     fi
+}
+# The ghost builds' benchmarks, run after the rounds; prints the summary.
+ghost_section() {
+    OUT=$raw/bench_async.txt sh "$here/async.sh" $ghosts >/dev/null ||
+        { echo "mpis.sh: async.sh failed" >&2; exit 1; }
+    echo "# bench_async (ghost builds, async.sh: 2 x (1 user + 1 ghost), target computing;"
+    echo "# $(sed -n 3p "$raw/bench_async.txt" | sed 's/^# //'))"
+    echo "# ms, median of the run's repetitions, ghosts on / off (ARMCI_GHOST_ASYNC)"
+    awk '/^## /{ sub(/^## /, ""); n = split($0, p, ", ARMCI_GHOST_ASYNC="); key = p[1]; m = p[2]
+                 if (!(key in seen)) { seen[key] = 1; order[++k] = key }; next }
+         / median / { name = $0; sub(/ +median.*/, "", name)
+                      for (i = 1; i <= NF; i++) if ($i == "median") v[key, name, m] = $(i + 1) }
+         END { split("acc+fence|put+fence|get|fetch-and-add|strided acc+fence", ops, "|")
+               printf "%-36s", "transport"
+               for (o = 1; o <= 5; o++) printf " %19s", ops[o]
+               print ""
+               for (j = 1; j <= k; j++) {
+                   printf "%-36s", order[j]
+                   for (o = 1; o <= 5; o++)
+                       printf " %19s", v[order[j], ops[o], "on"] " / " v[order[j], ops[o], "off"]
+                   print ""
+               } }' "$raw/bench_async.txt"
+    grep '^# .*: \(no osc\|osc .* creates no window\)' "$raw/bench_async.txt"
+    echo "# bench_multiphase (ghost builds, multiphase.sh: 2 x (2 users + 1 ghost); s, total"
+    echo "# per run, median of 7): redirection off / on / user-guided / automatic"
+    for g in $ghosts; do
+        label=${g%%=*} d=${g#*=}
+        RESULTS=$raw TAG=.$label sh "$here/multiphase.sh" "$d" 7 >/dev/null 2>&1 ||
+            { echo "mpis.sh: multiphase.sh on $label failed" >&2; exit 1; }
+        for f in "$raw"/bench_multiphase.*."$label".txt; do
+            osc=${f#"$raw"/bench_multiphase.}
+            osc=${osc%."$label".txt}
+            printf '%-36s' "$label ($osc)"
+            awk '$1 == "mode" { t = 1; next } /^#/ { t = 0 } t { printf " %s %s", $1, $6 }' "$f"
+            echo
+        done
+    done
 }
 r=1
 while [ $r -le "$rounds" ]; do
@@ -98,4 +144,5 @@ done
         echo
     done
 } > "$out.tmp" && mv "$out.tmp" "$out"
+[ -z "$ghosts" ] || ghost_section >> "$out"
 cat "$out"

@@ -6,6 +6,10 @@
 # component, in RESULTS/bench_multiphase.png (gnuplot).
 #
 # usage: multiphase.sh BUILD_DIR [REPS=7]
+# On an MPI other than Open MPI (the build's Makefile says which) there are
+# no components to choose: one panel named after the MPI (OSCS=mpich), no
+# --mca.  RUNNER defaults to the build's own launcher (its TEST_RUNNER), so
+# a build on Open MPI 5 or MPICH 4.3 from source runs with its own mpiexec.
 # The communication phase does MP_COMM_OPS accumulates per user and step:
 # by default 2000 under pt2pt, so that it spans several decisions of the
 # automatic mode (ARMCI_ADAPT_INTERVAL, 50 ms; with bench_multiphase's
@@ -13,7 +17,7 @@
 # decision could fall inside it), and 200 under ucx, whose direct path is
 # 10x slower per operation (3.6 s per comm phase at 200).
 #
-# env: OSCS ("pt2pt"), NP (6), VNODE (2 users per virtual node: with 1 ghost
+# env: OSCS ("pt2pt"; "rdma" without pt2pt), NP (6), VNODE (2 users per virtual node: with 1 ghost
 #      per node 6 ranks are 2 nodes x (2 users + 1 ghost)), RESULTS
 #      (benchmarks/results under the source tree), RUNNER (mpiexec ...),
 #      PLOT_ONLY (set: only redraw the plot from the kept reports), TAG
@@ -24,10 +28,23 @@ build=${1:?usage: multiphase.sh BUILD_DIR [REPS]}
 reps=${2:-7}
 here=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$here/results}
-runner=${RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+flavor=$(sed -n 's/^MPI_FLAVOR = //p' "$build/Makefile" 2>/dev/null)
+own=$(sed -n 's/^TEST_RUNNER = //p' "$build/Makefile" 2>/dev/null)
+runner=${RUNNER:-${own:-mpiexec --allow-run-as-root --oversubscribe -n}}
+# pt2pt by default; an Open MPI without it (5.0) takes osc rdma, which
+# between (virtual) nodes also waits for the target in every class.
+oscs=pt2pt
+bindir=$(sed -n 's/^MPI_BINDIR = //p' "$build/Makefile" 2>/dev/null)
+if [ -x "$bindir/ompi_info" ] && ! "$bindir/ompi_info" --parsable | grep -q '^mca:osc:pt2pt:'; then
+    oscs=rdma
+fi
+[ -n "$flavor" ] && [ "$flavor" != openmpi ] && oscs=$flavor
+oscs=${OSCS:-$oscs}
 mkdir -p "$results"
 panels=""
-for osc in ${OSCS:-pt2pt}; do
+for osc in $oscs; do
+    mca="--mca osc $osc"
+    [ -n "$flavor" ] && [ "$flavor" != openmpi ] && mca=""
     panels="$panels $osc"
     [ -n "$PLOT_ONLY" ] && continue # redraw from the kept reports
     out=$results/bench_multiphase.$osc${TAG:-}.txt
@@ -36,10 +53,11 @@ for osc in ${OSCS:-pt2pt}; do
     [ -z "$ops" ] && { [ "$osc" = ucx ] && ops=200 || ops=2000; }
     {
         echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), load $(cut -d' ' -f1-3 /proc/loadavg)"
-        echo "# MP_COMM_OPS=$ops ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} $runner ${NP:-6} --mca osc $osc bench_multiphase $reps"
+        echo "# MP_COMM_OPS=$ops ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} $runner ${NP:-6} $mca bench_multiphase $reps"
+        echo "# MPI: $(sed -n 's/^MPI_VERSION_STR = //p' "$build/Makefile" 2>/dev/null)"
     } > "$out"
     MP_COMM_OPS=$ops ARMCI_VERBOSE=1 ARMCI_VIRTUAL_NODE_SIZE=${VNODE:-2} \
-        $runner "${NP:-6}" --mca osc "$osc" "$build/benchmarks/bench_multiphase" "$reps" \
+        $runner "${NP:-6}" $mca "$build/benchmarks/bench_multiphase" "$reps" \
         > "$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
     grep '^\[0\] ARMCI Warning' "$log" | sed 's/^/# /' >> "$out" || true
     grep -v '^\[' "$log" >> "$out"
@@ -61,11 +79,13 @@ n=$(echo $panels | wc -w)
     echo "set ylabel 'seconds (median per phase)'; set yrange [0:*]"
     echo "set multiplot layout 1,$n title 'bench_multiphase: ghost redirection off / on / user-guided / automatic'"
     for osc in $panels; do
+        title="osc $osc"
+        [ -n "$mca" ] || title=$osc
         f=$results/bench_multiphase.$osc${TAG:-}.txt
         names=$(awk '$1 == "mode" { for (i = 2; i <= NF - 3; i++) print $i; exit }' "$f")
         # the table's rows only (the per-step settings below start alike)
         awk '$1 == "mode" { t = 1; next } /^#/ { t = 0 } t' "$f" > "$gp.$osc.dat"
-        echo "set title 'osc $osc'"
+        echo "set title '$title'"
         printf "plot "
         c=2
         for name in $names; do
