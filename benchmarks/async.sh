@@ -45,7 +45,7 @@ mkdir -p "$(dirname "$out")"
 args="${T_MS:-100} $reps ${K:-10}"
 # A bundle (mpi-bundle.sh) has no Makefile: Open MPI, MPIEXEC's launcher,
 # every component tried.
-mkvar() { [ -f "$1/Makefile" ] && sed -n "s/^$2 = //p" "$1/Makefile"; }
+mkvar() { [ ! -f "$1/Makefile" ] || sed -n "s/^$2 = //p" "$1/Makefile"; }
 for b in $builds; do
     d=${b#*=}
     [ -x "$d/benchmarks/bench_async" ] ||

@@ -28,13 +28,13 @@ build=${1:?usage: multiphase.sh BUILD_DIR [REPS]}
 reps=${2:-7}
 here=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$here/results}
-flavor=$(sed -n 's/^MPI_FLAVOR = //p' "$build/Makefile" 2>/dev/null)
-own=$(sed -n 's/^TEST_RUNNER = //p' "$build/Makefile" 2>/dev/null)
+flavor=$(sed -n 's/^MPI_FLAVOR = //p' "$build/Makefile" 2>/dev/null) || true
+own=$(sed -n 's/^TEST_RUNNER = //p' "$build/Makefile" 2>/dev/null) || true
 runner=${RUNNER:-${own:-mpiexec --allow-run-as-root --oversubscribe -n}}
 # pt2pt by default; an Open MPI without it (5.0) takes osc rdma, which
 # between (virtual) nodes also waits for the target in every class.
 oscs=pt2pt
-bindir=$(sed -n 's/^MPI_BINDIR = //p' "$build/Makefile" 2>/dev/null)
+bindir=$(sed -n 's/^MPI_BINDIR = //p' "$build/Makefile" 2>/dev/null) || true
 if [ -x "$bindir/ompi_info" ] && ! "$bindir/ompi_info" --parsable | grep -q '^mca:osc:pt2pt:'; then
     oscs=rdma
 fi
