@@ -65,7 +65,7 @@ ghost_section() {
     echo "# bench_async (ghost builds, async.sh: 2 x (1 user + 1 ghost), target computing;"
     echo "# $(sed -n 3p "$raw/bench_async.txt" | sed 's/^# //'))"
     echo "# ms, median of the run's repetitions, ghosts on / off (ARMCI_GHOST_ASYNC)"
-    awk '/^## /{ sub(/^## /, ""); n = split($0, p, ", ARMCI_GHOST_ASYNC="); key = p[1]; m = p[2]
+    awk '/^## /{ sub(/^## /, ""); split($0, p, ", ARMCI_GHOST_ASYNC="); key = p[1]; m = p[2]
                  if (!(key in seen)) { seen[key] = 1; order[++k] = key }; next }
          / median / { name = $0; sub(/ +median.*/, "", name)
                       for (i = 1; i <= NF; i++) if ($i == "median") v[key, name, m] = $(i + 1) }

@@ -38,13 +38,15 @@ bindir=$(sed -n 's/^MPI_BINDIR = //p' "$build/Makefile" 2>/dev/null) || true
 if [ -x "$bindir/ompi_info" ] && ! "$bindir/ompi_info" --parsable | grep -q '^mca:osc:pt2pt:'; then
     oscs=rdma
 fi
-[ -n "$flavor" ] && [ "$flavor" != openmpi ] && oscs=$flavor
-oscs=${OSCS:-$oscs}
+# An MPI other than Open MPI has no components to choose (no --mca).
+other=""
+[ -n "$flavor" ] && [ "$flavor" != openmpi ] && other=$flavor
+oscs=${OSCS:-${other:-$oscs}}
 mkdir -p "$results"
 panels=""
 for osc in $oscs; do
     mca="--mca osc $osc"
-    [ -n "$flavor" ] && [ "$flavor" != openmpi ] && mca=""
+    [ -n "$other" ] && mca=""
     panels="$panels $osc"
     [ -n "$PLOT_ONLY" ] && continue # redraw from the kept reports
     out=$results/bench_multiphase.$osc${TAG:-}.txt
@@ -80,7 +82,7 @@ n=$(echo $panels | wc -w)
     echo "set multiplot layout 1,$n title 'bench_multiphase: ghost redirection off / on / user-guided / automatic'"
     for osc in $panels; do
         title="osc $osc"
-        [ -n "$mca" ] || title=$osc
+        [ -n "$other" ] && title=$osc
         f=$results/bench_multiphase.$osc${TAG:-}.txt
         names=$(awk '$1 == "mode" { for (i = 2; i <= NF - 3; i++) print $i; exit }' "$f")
         # the table's rows only (the per-step settings below start alike)
