@@ -50,13 +50,17 @@ typedef struct {
 } armcii_adapt_ivl_t;
 
 /* What the decision remembers between intervals: per setting (0 off,
- * 1 on), library time (T_comm) per ghostable call in the last
- * communication-dense interval run with it, and that interval's number
- * among the dense ones (-1: never); dense intervals so far, and in a row;
- * how far probes have backed off. */
+ * 1 on), library time (T_comm) per ghostable call in the last stretch of
+ * communication-dense intervals run with it, and the number of that
+ * stretch's last interval among the dense ones (-1: never); dense
+ * intervals so far, and in a row; the current stretch's decayed sums; how
+ * far probes have backed off, and the dense time still owed for the last
+ * lost probe. */
 typedef struct {
     double dense_cost[2];
     long dense_at[2], dense_n, dense_run;
+    double run_comm, run_calls; /* current stretch: decayed T_comm and ghostable calls */
+    double debt;  /* T (the sums' unit) of dense intervals before the next probe may run */
     int backoff;  /* probes of the other setting come 2^backoff times later */
     int probing;  /* the last decision switched to probe the other setting */
 } armcii_adapt_hist_t;

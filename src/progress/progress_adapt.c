@@ -76,6 +76,19 @@
  * whole interval at its price (osc ucx, communication phase:
  * benchmarks/results/bench_multiphase.inphase.txt). */
 #define MAX_BACKOFF 6
+/* A lost probe may cost at most this share of the dense time at the
+ * setting that won before the next one: a probe lasts a whole interval,
+ * and where a decision waits for a barrier an interval is a whole step
+ * (MPICH on 2 cores: a communication step at "on" took 0.65 s against
+ * 0.065 s off, so one probe per 8 steps doubled the phase;
+ * benchmarks/results/bench_multiphase.mpich_auto.txt). */
+#define PROBE_BUDGET 0.03
+/* Weight of the earlier intervals of a stretch in a setting's figure:
+ * one interval alone is noisy where an interval is short against the
+ * steps (in-phase rounds of 50 ms under MPICH: "off" read 22-30 us per
+ * call in most rounds and 500-900 in those a step's barrier stalled,
+ * 26 us over the whole phase; each stalled round switched on, at 250). */
+#define RUN_DECAY 0.75
 
 static void start_interval(void)
 {
@@ -194,22 +207,34 @@ int armcii_adapt_decide(const armcii_adapt_rule_t *rule, int cur, const armcii_a
      * alone: a redirected call returns once queued, and its cost shows in
      * the fences and barriers that complete it (under osc pt2pt a
      * communication phase with cheaper calls on than off still took longer
-     * on, and such figures once switched a communication phase on). */
-    double cost = comm / (double)s[ARMCII_ADAPT_GCALLS];
+     * on, and such figures once switched a communication phase on).  Over
+     * the stretch of dense intervals at this setting (RUN_DECAY). */
+    int cont = in->dense_run > 0 && in->dense_at[cur] == in->dense_n;
+    out->run_comm = (cont ? RUN_DECAY * in->run_comm : 0) + comm;
+    out->run_calls = (cont ? RUN_DECAY * in->run_calls : 0) + (double)s[ARMCII_ADAPT_GCALLS];
+    double cost = out->run_comm / out->run_calls;
     out->dense_run++;
     out->dense_n++;
     out->dense_cost[cur] = cost;
     out->dense_at[cur] = out->dense_n;
     long age = out->dense_n - out->dense_at[!cur];
     size_t n = strlen(why);
-    if (out->dense_at[!cur] >= 0 && age < ((long)rule->reprobe << out->backoff)) {
+    int fresh = age < ((long)rule->reprobe << out->backoff) || in->debt > 0;
+    if (out->dense_at[!cur] >= 0 && fresh) {
         pick = out->dense_cost[!cur] < DENSE_GAIN * cost ? !cur : cur;
         /* The interval after a probe judges it: a probe the old setting
          * wins again was wasted, so the next comes twice as late (up to
-         * 2^MAX_BACKOFF times ARMCI_ADAPT_REPROBE); one that wins resets. */
-        if (out->probing)
-            out->backoff = pick != cur ? (out->backoff < MAX_BACKOFF ? out->backoff + 1
-                                                                     : MAX_BACKOFF) : 0;
+         * 2^MAX_BACKOFF times ARMCI_ADAPT_REPROBE) and only once the dense
+         * time at the winner paid for it (PROBE_BUDGET); one that wins
+         * resets both. */
+        if (in->probing) {
+            int lost = pick != cur;
+            out->backoff = lost ? (out->backoff < MAX_BACKOFF ? out->backoff + 1 : MAX_BACKOFF)
+                                : 0;
+            out->debt = lost ? t * (1.0 - out->dense_cost[!cur] / cost) / PROBE_BUDGET : 0;
+        } else {
+            out->debt = in->debt > t ? in->debt - t : 0;
+        }
         out->probing = 0;
         snprintf(why + n, len - n, "; dense: %s %.0f us/call, %s %.0f us/call %ld dense "
                  "intervals ago", cur ? "on" : "off", cost, cur ? "off" : "on",
@@ -261,7 +286,10 @@ static void sync_point(int quiet)
     v[ARMCII_ADAPT_GCALLS] = PG.ivl.gcalls;
     armcii_unlock(&PG.lock);
     v[ARMCII_ADAPT_BUSY] = !quiet;
-    ARMCII_MPI(MPI_Allreduce(v, s, ARMCII_ADAPT_NSUM, MPI_LONG_LONG, MPI_SUM, armcii_state.world));
+    /* it stands in for the application's barrier, so it waits as the
+     * library's barriers do: under MPICH on a crowded host a polling
+     * MPI_Allreduce stalled every step (common_wait.c) */
+    armcii_allreduce(v, s, ARMCII_ADAPT_NSUM, MPI_LONG_LONG, MPI_SUM, armcii_state.world);
     long long due = (long long)armcii_state.nproc * armcii_state.cfg.adapt_interval * 1000;
     if (s[ARMCII_ADAPT_BUSY] > 0 || s[ARMCII_ADAPT_T] < due || s[ARMCII_ADAPT_T] <= 0)
         return; /* keep measuring */

@@ -316,7 +316,7 @@ void armcii_progress_park(void)
 void armcii_round_barrier(int fenced)
 {
     step_out(fenced || armcii_gmr_quiescent());
-    ARMCII_MPI(MPI_Barrier(armcii_state.world));
+    armcii_barrier(armcii_state.world); /* waits as the library's barriers do (common_wait.c) */
     double since = line(R.me)->in_since;
     settle();
     line(R.me)->in_since = since;

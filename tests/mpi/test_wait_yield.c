@@ -4,7 +4,8 @@
  * armci_msg_sel, those inside ARMCI_Malloc/Free and the mutex calls) wait
  * by testing a nonblocking call and yielding, with OFF by the blocking
  * MPI call, and give the same results either way, as does a waiter for a
- * held mutex;
+ * held mutex, and so do the automatic mode's stand-ins for the barriers
+ * (ghost build);
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself.  Whether a wait yielded is read through the
  * library's internal counter, so the test links its objects.  Reading
@@ -14,10 +15,12 @@
  */
 #include <unistd.h>
 #include <armci.h>
+#include <armcix.h>
 #include <message.h>
 #include "../testutil.h"
 #include "../../src/common/common.h"
 #include "../../src/gmr/gmr_impl.h"
+#include "../../src/progress/progress.h"
 
 /* ARMCI_Malloc, ARMCI_Create_mutexes and their frees exchange addresses
  * and counts through the waiting collectives (allgathers among them); the
@@ -161,6 +164,28 @@ static unsigned long run_calls(const char *mode, int me, int np)
     return armcii_wait_count() - before + alloc_calls(mode, me, np);
 }
 
+/* Ghost build: where the automatic mode decides at barriers
+ * (ARMCIX_Async_phase(-1)), an allreduce replaces ARMCI_Barrier and
+ * armci_msg_barrier; it waits as the barriers do.  It once polled in
+ * MPI_Allreduce, and under MPICH on 2 cores every step of
+ * bench_multiphase stalled (docs/progress.md).  Returns how many of the
+ * two calls' waits yielded (0 without ghosts: nothing runs). */
+static unsigned long auto_barriers(const char *mode)
+{
+    if (armcii_adapt_redirecting() < 0)
+        return 0;
+    ARMCIX_Async_phase(-1);
+    unsigned long b = armcii_wait_count();
+    ARMCI_Barrier();
+    ARMCI_AllFence();
+    armci_msg_barrier();
+    unsigned long n = armcii_wait_count() - b;
+    ARMCIX_Async_phase(1);
+    CHECK(armcii_adapt_redirecting() == 1, "%s: ARMCIX_Async_phase(1) left redirection %d",
+          mode, armcii_adapt_redirecting());
+    return n;
+}
+
 static void phase(const char *setting, int me, int np, int level)
 {
     if (setting)
@@ -190,6 +215,12 @@ static void phase(const char *setting, int me, int np, int level)
         CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
     }
     contended_lock(mode, me, np, yields);
+    unsigned long at_auto = auto_barriers(mode);
+    if (yields && armcii_adapt_redirecting() >= 0)
+        CHECK(at_auto >= 2, "%s: automatic mode: %lu of 2 barriers' waits yielded", mode,
+              at_auto);
+    else
+        CHECK(at_auto == 0, "%s: automatic mode: %lu waits yielded", mode, at_auto);
     /* 2 barriers, igop, dgop, brdcst, sel (a reduction and a broadcast) */
     if (yields)
         CHECK(yielded >= 7, "%s: only %lu of the calls' waits yielded", mode, yielded);

@@ -2,8 +2,9 @@
  * synthetic interval sums, no MPI: the thresholds of the model, the ratio
  * clamp, and the measured comparison in communication-dense intervals
  * (first dense interval keeps "on", the second probes "off", the cheaper
- * measured setting wins while fresh, a stale figure is probed again, and
- * near-equal costs do not flip).  Each step feeds one interval as the
+ * measured setting wins while fresh, a stale figure is probed again once
+ * the last lost probe is paid for, a figure spans its stretch of
+ * intervals, and near-equal costs do not flip).  Each step feeds one interval as the
  * library would and applies the returned setting. */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,7 @@ static armcii_adapt_hist_t hist;
 
 /* One interval: T, T_comm, W, C in microseconds and the ghostable calls
  * (a dense interval's cost is T_comm per such call).  Returns the decided
- * setting and applies it. */
+ * setting and applies it; want -1: any. */
 static int step(long long t, long long comm, long long w, long long c, long long calls,
                 const char *what, int want)
 {
@@ -30,7 +31,7 @@ static int step(long long t, long long comm, long long w, long long c, long long
     armcii_adapt_rule_t rule = armcii_adapt_rule(&armcii_state.cfg);
     armcii_adapt_hist_t before = hist, out;
     int on = armcii_adapt_decide(&rule, cur, &hist, s, &out, why, sizeof why);
-    FAILIF(on != want, "%s: from %s decided %s, expected %s (%s)", what,
+    FAILIF(want >= 0 && on != want, "%s: from %s decided %s, expected %s (%s)", what,
            cur ? "on" : "off", on ? "on" : "off", want ? "on" : "off", why);
     /* pure: the input history is untouched, the same inputs decide the same */
     FAILIF(memcmp(&before, &hist, sizeof hist) != 0, "%s: decide wrote its input", what);
@@ -97,11 +98,16 @@ int main(void)
     /* CR 60% > CR_LOW: measured, not the congestion rule (off's figure
      * 7 dense old: on stays; counts as a dense interval) */
     step(100000, 60000, 0, 30000, 100, "CR 60%, congested, off's figure fresh", 1);
-    /* the probe lost: the next one comes after 16 dense intervals */
+    /* The probe lost: the next one comes after 16 dense intervals
+     * (backoff 1) and once dense time at "on" paid for it: it lost
+     * 1 - 247.5/1427 = 82.7% of a 100 ms interval, which PROBE_BUDGET (3%)
+     * spreads over 2.76 s, 28 dense intervals after the judging one. */
     FAILIF(hist.backoff != 1, "a lost probe: backoff %d, expected 1", hist.backoff);
-    for (int i = 8; i < 16; i++)
-        step(100000, 99000, 0, 70000, 400, "off's figure 8-15 dense old: backed off", 1);
-    step(100000, 99000, 0, 70000, 400, "off's figure 16 dense old: probe", 0);
+    FAILIF(hist.debt < 2.00e6 || hist.debt > 2.10e6, "a probe lost by 82.7%% of 100 ms, 7 "
+           "dense intervals since: %.0f us of dense time owed, expected 2.06e6", hist.debt);
+    for (int i = 8; i < 29; i++)
+        step(100000, 99000, 0, 70000, 400, "off's figure 8-28 dense old: backed off, owed", 1);
+    step(100000, 99000, 0, 70000, 400, "off's figure 29 dense old, paid: probe", 0);
     step(100000, 99900, 99000, 0, 70, "off lost again: 1400 us > 250 us", 1);
     FAILIF(hist.backoff != 2, "two lost probes: backoff %d, expected 2", hist.backoff);
 
@@ -120,6 +126,32 @@ int main(void)
     step(100000, 99000, 1000, 0, 990, "off, first dense", 0);
     step(100000, 99000, 1000, 0, 990, "off, second dense probes on", 1);
     step(100000, 99000, 0, 70000, 400, "on measured 248 us/call > off 100 us/call: back off", 0);
+
+    /* A stretch's figure spans its intervals: one interval that a step's
+     * barrier stalled (120 calls in 99 ms, 825 us a call) among intervals
+     * at 25 us a call does not make "on" (247.5) look cheaper. */
+    reset(1);
+    step(100000, 99000, 0, 70000, 400, "first dense at 247.5 us", 1);
+    step(100000, 99000, 0, 70000, 400, "probe off", 0);
+    step(100000, 99000, 90000, 0, 4000, "off measured 25 us < 247.5 us", 0);
+    step(100000, 99000, 90000, 0, 4000, "off stays", 0);
+    step(100000, 99000, 50000, 0, 120, "a stalled interval at 825 us a call", 0);
+    step(100000, 99000, 90000, 0, 4000, "off again", 0);
+    FAILIF(hist.dense_cost[0] > 50.0, "off's figure after a stall: %.1f us a call, expected "
+           "under 50", hist.dense_cost[0]);
+    /* ... while a stretch that really became dearer changes its figure
+     * within a few intervals: the earlier ones weigh 3/4 per interval, but
+     * by their calls, so 4000-call intervals fade slowly against 100-call
+     * ones; the stale figure of "on" is probed first, after 8 dense
+     * intervals at "off" */
+    int k = 0;
+    while (cur == 0 && k < 12) {
+        step(100000, 99000, 90000, 0, 100, "off now at 990 us a call", -1);
+        k++;
+    }
+    FAILIF(cur != 1 || k > 4, "off at 990 us a call against on at 247.5: %s after %d "
+           "intervals, expected on within 4 (off's figure %.1f us a call)",
+           cur ? "on" : "still off", k, hist.dense_cost[0]);
 
     /* Near-equal (5% apart): the current setting is kept either way. */
     reset(1);
