@@ -205,9 +205,10 @@ void armcii_gmr_progress(void)
 }
 
 /* Where waits yield, the flush after the requests' wait is not redundant:
- * MPICH 4.0.2 completes a derived-datatype MPI_Rget's request before its
- * data arrives, and only the flush brings it (tests/mpi/rget_dtype_repro.c;
- * without the flush test_strided's GetS read stale blocks). */
+ * MPICH 4.0.2 and 4.3.2 complete a derived-datatype MPI_Rget's request
+ * before its data arrives, and only the flush brings it
+ * (tests/mpi/rget_dtype_repro.c; without the flush test_strided's GetS
+ * read stale blocks). */
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
 {
     poke();
