@@ -4,8 +4,8 @@
  * (first dense interval keeps "on", the second probes "off", the cheaper
  * measured setting wins while fresh, a stale figure is probed again once
  * the last lost probe is paid for, a figure spans its stretch of
- * intervals, and near-equal costs do not flip).  Each step feeds one interval as the
- * library would and applies the returned setting. */
+ * intervals, and near-equal costs do not flip).  Each step feeds one
+ * interval as the library would and applies the returned setting. */
 #include <stdio.h>
 #include <string.h>
 #include "../../src/progress/progress_impl.h"
@@ -101,7 +101,8 @@ int main(void)
     /* The probe lost: the next one comes after 16 dense intervals
      * (backoff 1) and once dense time at "on" paid for it: it lost
      * 1 - 247.5/1427 = 82.7% of a 100 ms interval, which PROBE_BUDGET (3%)
-     * spreads over 2.76 s, 28 dense intervals after the judging one. */
+     * spreads over 2.76 s of dense time: the 29th dense interval after the
+     * judging one probes. */
     FAILIF(hist.backoff != 1, "a lost probe: backoff %d, expected 1", hist.backoff);
     FAILIF(hist.debt < 2.00e6 || hist.debt > 2.10e6, "a probe lost by 82.7%% of 100 ms, 7 "
            "dense intervals since: %.0f us of dense time owed, expected 2.06e6", hist.debt);
