@@ -76,8 +76,9 @@ for s in $scenarios; do
     ls -A /dev/shm | sort >"$tmp/after"
     # -a: Open MPI 5's output there can hold bytes that make grep call it binary.
     # Not anchored: another process's partial line can precede ours (CI once
-    # read "[vm:death: killing rank 1 ...": a "[vm:PID] Wrote -1" cut in two).
-    kline=$(grep -a -m1 -o 'death: killing rank.*' "$tmp/out")
+    # read "[vm:death: killing rank 1 ...": a "[vm:PID] Wrote -1" cut in two;
+    # a ghost's is "death: killing a ghost ...").
+    kline=$(grep -a -m1 -o 'death: killing .*' "$tmp/out")
     jobid=$(sed -n 's/^.*death: .*jobid \([0-9][0-9]*\)$/\1/p' "$tmp/out" | head -1)
     hex=$([ -n "$jobid" ] && printf '%x' "$jobid")
     shm=$(shm_left "$tmp/before" "$tmp/after" "${hex:-none}")
