@@ -78,16 +78,16 @@
 #define MAX_BACKOFF 6
 /* A lost probe may cost at most this share of the dense time at the
  * setting that won before the next one: a probe lasts a whole interval,
- * and where a decision waits for a barrier an interval is a whole step
- * (MPICH on 2 cores: a communication step at "on" took 0.65 s against
- * 0.065 s off, so one probe per 8 steps doubled the phase;
- * benchmarks/results/bench_multiphase.mpich_auto.txt). */
+ * and where a decision waits for a barrier an interval is a whole step,
+ * where the worse path can cost ten times the better (MPICH on a crowded
+ * host: one probe per ARMCI_ADAPT_REPROBE steps doubled a communication
+ * phase; docs/progress.md, benchmarks/results/bench_multiphase.mpich_auto.txt). */
 #define PROBE_BUDGET 0.03
 /* Weight of the earlier intervals of a stretch in a setting's figure:
  * one interval alone is noisy where an interval is short against the
- * steps (in-phase rounds of 50 ms under MPICH: "off" read 22-30 us per
- * call in most rounds and 500-900 in those a step's barrier stalled,
- * 26 us over the whole phase; each stalled round switched on, at 250). */
+ * steps (inside phases under MPICH, a round that a step's barrier stalled
+ * read "off" many times dearer than the phase really ran, and switched
+ * on; docs/progress.md). */
 #define RUN_DECAY 0.75
 
 static void start_interval(void)
