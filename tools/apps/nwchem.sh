@@ -27,9 +27,10 @@
 #               src/tools) and relink nwchem: minutes instead of an hour
 #   -j JOBS     parallel make jobs (default: nproc)
 # Environment: NWCHEM_WORK (builds, logs; default $HOME/.cache/libarmci-apps),
-# NWCHEM_MODULES (default "nwdft driver property solvation tce": with their
-# dependencies they cover the default tests except pyqa3, which needs the
-# python module), ARMCI_GHOST_PREFIX (install of the --enable-ghost-progress
+# NWCHEM_MODULES (default "nwdft driver property solvation tce python": with
+# their dependencies they cover the default tests; python, for pyqa3, needs
+# python3-dev; a tree built with another set is reconfigured and rebuilt
+# incrementally), ARMCI_GHOST_PREFIX (install of the --enable-ghost-progress
 # build, for the ghost modes: the same NWChem binary runs on it through
 # LD_LIBRARY_PATH, as a drop-in shared library must allow),
 # NWCHEM_TEST_TIMEOUT (seconds per test, default 1800).
@@ -38,9 +39,9 @@
 # failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,40p' "$0"; exit 2; }
+usage() { sed -n '9,39p' "$0"; exit 2; }
 . "$here/modes.sh"
-app_options 9,40 "$@"
+app_options 9,39 "$@"
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || usage
 nw_src=$(cd "$1" && pwd)
@@ -68,7 +69,11 @@ nw_ver=$(basename "$nw_src")
 ga_ver=$(cd "$ga_src" && sh ./version.sh | tr -d "[:space:]")
 tag=$nw_ver-$runtime-$mpi_tag
 top=$work/build-$tag
-modules=${NWCHEM_MODULES:-nwdft driver property solvation tce}
+modules=${NWCHEM_MODULES:-nwdft driver property solvation tce python}
+case " $modules " in
+*" python "*) command -v python3-config >/dev/null ||
+    { echo "nwchem.sh: NWChem's python module needs python3-config (apt-get install python3-dev)" >&2; exit 2; } ;;
+esac
 
 # NWChem finds MPI through the wrapper names on PATH (src/tools/guess-mpidefs
 # asks `mpif90 -show`); Debian has two MPIs, so name the chosen one's.
@@ -91,6 +96,14 @@ nw_env() {
 }
 
 exe=$top/bin/LINUX64/nwchem
+
+# A tree built with another module set (a missing record means the set
+# before python joined the default) is reconfigured: NWChem's make then
+# builds the added modules, recompiles the stubs and relinks, in minutes.
+if [ -f "$top/.built" ] && [ "$(cat "$top/.modules" 2>/dev/null)" != "$modules" ]; then
+    echo "nwchem.sh: $top was built with modules '$(cat "$top/.modules" 2>/dev/null || echo "nwdft driver property solvation tce")'; rebuilding with '$modules'"
+    rm -f "$top/.built" "$top/src/config/nwchem_config.h"
+fi
 
 # relink_from DONOR: a copy of a built NWChem tree without its GA build,
 # install and binary (so that GA is configured afresh for this runtime)
@@ -151,6 +164,7 @@ if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
         echo "nwchem.sh: build failed; see $top/make.out" >&2
         exit 1
     fi
+    echo "$modules" >"$top/.modules"
     touch "$top/.built"
 fi
 echo "nwchem.sh: NWChem built in $(awk '{s += $1} END {print s}' "$top/build-seconds") s (attempts: $(tr '\n' ' ' <"$top/build-seconds")): $exe"
