@@ -21,5 +21,14 @@ if ghost_build; then
     export ARMCI_GHOSTS_PER_NODE
 fi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
+# Under the sanitizers (gcc 12's LeakSanitizer, glibc 2.36) the leak check
+# at exit crashed in every run of one session ("Tracer caught signal 11",
+# after "DTLS 8 at 0x...8a7b-0x...9b7d": a bogus dynamic-TLS block, left by
+# the modules osc/ucx loads), and passed in every CI run before; the same
+# program under the default component passes.  Not scanning TLS for roots
+# avoids that walk; a heap block only TLS points to would be reported, so
+# nothing is hidden.
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}use_tls=0"
+export LSAN_OPTIONS
 ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=2 timeout -k 5 120 $runner 4 --mca osc sm,ucx \
     "${TESTS_BUILDDIR:-tests}/mpi/test_progress_profile"
