@@ -3,18 +3,25 @@
  * the target datatype is an indexed/hindexed derived type and several
  * origins accumulate concurrently inside MPI_Win_lock_all + MPI_Win_flush.
  *
- * usage: ompi_indexed_acc_repro [allocate|create|shared] [hindexed|indexed|contig]
+ * usage: ompi_indexed_acc_repro [allocate|create|shared] [TYPES] [OPTS]
  *   window: MPI_Win_allocate, MPI_Alloc_mem + MPI_Win_create, or
  *           MPI_Win_allocate_shared (single node only)
- *   target type: hindexed (byte displacements), indexed (element
- *           displacements) or contig (control: one contiguous op per block)
+ *   TYPES: comma-separated target types: hindexed (byte displacements),
+ *           indexed (element displacements) or contig (control: one
+ *           contiguous op per block)
+ *   OPTS: comma-separated option sets, each run with each type on a fresh
+ *           window (one launch for many cases: a launch of 4 ranks costs
+ *           more than a case); letters: e (flush each target, default),
+ *           n (no flush until flush_all), l (flush_local), o (the target
+ *           type on the origin side too), m (4096 blocks), b (long blocks)
  * Pick the osc component with `mpiexec --mca osc pt2pt|rdma|sm|ucx ...`.
  *
  * Every rank adds 1 to a fixed scattered set of doubles on every rank,
  * REPS times, with one accumulate per repetition.  Afterwards each covered
  * element must equal nproc * REPS, every other element 0.
- * Exit: 0 = all updates applied; 2 = updates lost (the MPI bug, printed as
- * "LOST n of m updates"); 1 = could not run.
+ * Exit: 0 = all updates applied; 2 = updates lost in some case (the MPI
+ * bug, printed as "LOST n of m updates ... type=T opt=O"); 1 = could not
+ * run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,15 +63,13 @@ static MPI_Datatype target_type(const char *kind, int *count)
     return t;
 }
 
-int main(int argc, char **argv)
+/* One case on a fresh window; returns 2 when updates were lost (all ranks). */
+static int run_case(const char *wkind, const char *tkind, const char *opt)
 {
-    const char *wkind = argc > 1 ? argv[1] : "allocate";
-    const char *tkind = argc > 2 ? argv[2] : "hindexed";
     int me, np, total = 0;
-    MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    const char *opt = argc > 3 ? argv[3] : "";
+    NBLK = 24, REPS = 200;
     if (strchr(opt, 'm'))
         NBLK = MAXBLK, REPS = 20;
     make_layout(strchr(opt, 'b') ? 512 : 1);
@@ -145,11 +150,12 @@ int main(int argc, char **argv)
     if (me == 0) {
         long expected = (long)np * np * REPS * total;
         if (tl || tw) {
-            printf("LOST %ld of %ld updates (%ld other wrong elements) window=%s type=%s\n",
-                   tl, expected, tw, wkind, tkind);
+            printf("LOST %ld of %ld updates (%ld other wrong elements) window=%s type=%s "
+                   "opt=%s\n", tl, expected, tw, wkind, tkind, opt);
             rc = 2;
         } else {
-            printf("OK all %ld updates applied window=%s type=%s\n", expected, wkind, tkind);
+            printf("OK all %ld updates applied window=%s type=%s opt=%s\n", expected, wkind,
+                   tkind, opt);
         }
         fflush(stdout);
     }
@@ -161,6 +167,23 @@ int main(int argc, char **argv)
     free(ones);
     free(scat);
     free(covered);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *wkind = argc > 1 ? argv[1] : "allocate";
+    char types[256], opts[256], *ts, *os;
+    snprintf(types, sizeof types, "%s", argc > 2 ? argv[2] : "hindexed");
+    snprintf(opts, sizeof opts, "%s", argc > 3 ? argv[3] : "e");
+    MPI_Init(&argc, &argv);
+    int rc = 0;
+    for (char *t = strtok_r(types, ",", &ts); t; t = strtok_r(NULL, ",", &ts)) {
+        char olist[256];
+        snprintf(olist, sizeof olist, "%s", opts);
+        for (char *o = strtok_r(olist, ",", &os); o; o = strtok_r(NULL, ",", &os))
+            rc |= run_case(wkind, t, o);
+    }
     MPI_Finalize();
     return rc;
 }
