@@ -36,7 +36,10 @@ if ghost_build; then
 fi
 configs="default|0 default|1"
 if [ "${MPI_FLAVOR:-openmpi}" = openmpi ]; then
-    for osc in pt2pt ucx; do
+    # INFO_PROBE_OSC: the components probed besides the default (the
+    # sanitizer stage probes none: those runs add pure-MPI measurements,
+    # no library code the default's runs leave out)
+    for osc in ${INFO_PROBE_OSC-pt2pt ucx}; do
         case " $(ompi_osc_list) " in
         *" $osc "*) if ompi_osc_usable "$osc"; then configs="$configs $osc|0"
                     else echo "note: osc/$osc creates no window here; not probed"; fi ;;
