@@ -21,9 +21,9 @@
  * Checked: every counter value handed out once; the parked round issued
  * at least a quarter of its operations with redirection on in some rep
  * (else it tested nothing: the reps go on past ROUNDS until one does, up
- * to MAX_ROUNDS, because under MPICH on a crowded host about one parked
- * round in five switched too late, and such rounds came in runs: 3 of 3
- * in one CI run of 15); and it took at most RATIO_MAX times the static
+ * to MAX_ROUNDS, because under MPICH on a crowded host some parked rounds
+ * switched too late, and such rounds came in runs: docs/progress.md);
+ * and it took at most RATIO_MAX times the static
  * round, measured side by side (no absolute time: both rounds run on the
  * same loaded or quiet machine).  Without the fix the ghosts nap in the
  * parked round only.  The first version of this test compared against

@@ -25,8 +25,8 @@ if ghost_build &&
 elif [ "${NPROCS:-4}" -gt 2 ]; then
     # The plain build: 2 processes, for the same reason (each case aborts on
     # the calling process, and the abort still has a peer to take down).
-    # Each of the 63 cases is a launch: on 4 processes sharing CI's 2 cores
-    # the catalogue took 50 s per mode, 160 s under the sanitizers.
+    # Each case is a launch, and 4 processes sharing CI's 2 cores cost twice
+    # as much (benchmarks/results/ci_times.txt).
     NPROCS=2
     echo "the catalogue runs on 2 processes"
 fi

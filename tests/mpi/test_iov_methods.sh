@@ -19,7 +19,7 @@ trap 'rm -f "$log"' EXIT
 # for the full test_strided.
 # Under MPICH an eighth: its spinning ranks made this the slowest test of
 # CI's MPICH stage (benchmarks/results/ci_times.txt).  IOV_ITER_DIV sets it
-# (the sanitizer stage: 8, where this was its slowest test at 95 s).
+# (the sanitizer stage: 8, where this is its slowest test).
 div=4
 [ "${MPI_FLAVOR:-openmpi}" != mpich ] || div=8
 div=${IOV_ITER_DIV:-$div}

@@ -10,7 +10,7 @@ case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 # 8 runs where hydra's outcome varies (MPICH); 3 elsewhere, where only a
-# job left up or a process left behind would fail (20 s of CI's check stage)
+# job left up or a process left behind would fail (CI's time)
 runs=8
 [ "${MPI_FLAVOR:-openmpi}" = mpich ] || runs=3
 runs=${EXIT0_RUNS:-$runs} silent=0 fail=0

@@ -35,7 +35,8 @@ for c in "default|allocate create shared" "rdma|allocate create" "pt2pt|allocate
         mca="--mca osc $osc"
     fi
     # one launch per window kind runs its 6 cases (2 types x 3 option
-    # sets) on fresh windows: 60 launches took 44 s of CI's check stage
+    # sets) on fresh windows: a launch costs more than a case (CI's time,
+    # benchmarks/results/ci_times.txt)
     for w in ${c#*|}; do
         out=$(timeout -k 5 120 $runner "$np" $mca "$dir/ompi_indexed_acc_repro" \
               "$w" hindexed,indexed e,n,o 2>&1)
