@@ -18,6 +18,19 @@ prog=${TESTS_BUILDDIR:-tests}/mpi/badinput
 # spin, 6 oversubscribed processes took 3x as long as 3
 # (benchmarks/results/ci_times.txt).
 . "${TESTS_SRCDIR:-tests}/build_facts.sh"
+# The ghost build under Open MPI runs the core cases and, of the areas'
+# cases (badinput_*.cases), the redirection call's: the others validate in
+# code the two builds share, which the plain build's catalogue covers in
+# modes on and off; what the ghost build adds is the abort path with ghosts
+# and the environment read in MPI_Init, both in the core cases (the areas'
+# 50 launches were most of this test's CI time:
+# benchmarks/results/ci_times.txt).  Under MPICH the ghost build's mode off
+# is where CI runs the whole catalogue (the plain MPICH stage leaves it out).
+area_calls='*'
+if ghost_build && [ "${MPI_FLAVOR:-openmpi}" = openmpi ]; then
+    area_calls='ARMCIX_Async_phase'
+    echo "ghost build: core cases and $area_calls's (the other areas' cases run in the plain build)"
+fi
 if ghost_build &&
    [ "${NPROCS:-4}" -ge 6 ]; then
     NPROCS=$((NPROCS / 2))
@@ -108,6 +121,8 @@ for f in "${TESTS_SRCDIR:-tests}"/mpi/badinput_*.cases; do
     [ -f "$f" ] || continue
     while IFS='|' read -r cname ccall creason cprog; do
         case $cname in ''|'#'*) continue ;; esac
+        # shellcheck disable=SC2254 # area_calls is a pattern on purpose
+        case $ccall in $area_calls) ;; *) continue ;; esac
         check_prog "${TESTS_BUILDDIR:-tests}/$cprog" "$cname" "$ccall" "$creason"
     done < "$f"
 done
