@@ -4,7 +4,7 @@
 # STRESS_TOTAL_OPS operations over all ranks in the modes STRESS_MODES.
 MPI_TESTS += tests/mpi/test_stress
 tests_mpi_test_stress_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/mpi/test_stress_more.h
+EXTRA_DIST += tests/mpi/test_stress_more.h tests/mpi/test_stress_gen.h tests/mpi/test_stress_check.h
 
 STRESS_TOTAL_OPS = 1000000
 STRESS_MODES = on off
