@@ -30,7 +30,7 @@ MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_sma
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh \
 	tests/mpi/test_mpich_shm_rma.sh tests/mpi/test_abort_output.sh \
-	tests/mpi/test_profile_classes.sh $(RUN_MPI_PROBES)
+	tests/mpi/test_profile_classes.sh tests/mpi/test_threads_init.sh $(RUN_MPI_PROBES)
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \

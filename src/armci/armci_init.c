@@ -8,15 +8,22 @@
 #include "../msg/msg.h"
 #include "../mutex/mutex.h"
 
-/* Every form checks its arguments, nested ones too (a nested call only
- * counts), and names itself in errors. */
-static int init(const char *call, int armci_requested, MPI_Comm comm)
+/* The forms that take a thread level check it before init. */
+static int level(const char *call, int armci_requested)
 {
     armcii_set_call(call);
     if (armci_requested < MPI_THREAD_SINGLE || armci_requested > MPI_THREAD_MULTIPLE)
         armcii_error(call, "thread level %d is not one of MPI_THREAD_SINGLE, _FUNNELED, "
                      "_SERIALIZED, _MULTIPLE (%d..%d)", armci_requested, MPI_THREAD_SINGLE,
                      MPI_THREAD_MULTIPLE);
+    return armci_requested;
+}
+
+/* Every form checks its arguments, nested ones too (a nested call only
+ * counts), and names itself in errors. */
+static int init(const char *call, int armci_requested, MPI_Comm comm)
+{
+    armcii_set_call(call);
     if (comm == MPI_COMM_NULL)
         armcii_error(call, "communicator is MPI_COMM_NULL");
     if (armcii_state.init_count > 0) {
@@ -34,11 +41,12 @@ static int init(const char *call, int armci_requested, MPI_Comm comm)
 
 int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm)
 {
-    return init("ARMCI_Init_thread_comm", armci_requested, comm);
+    return init("ARMCI_Init_thread_comm", level("ARMCI_Init_thread_comm", armci_requested), comm);
 }
 ARMCII_WEAK(Init_thread_comm)
 
-int PARMCI_Init(void) { return init("ARMCI_Init", MPI_THREAD_SINGLE, MPI_COMM_WORLD); }
+/* ARMCI_Init, _args and _mpi_comm name no thread level: they take MPI's. */
+int PARMCI_Init(void) { return init("ARMCI_Init", ARMCII_THREAD_OF_MPI, MPI_COMM_WORLD); }
 ARMCII_WEAK(Init)
 
 /* Classic ARMCI programs (GA's armci/testing test.c, perf.c) call
@@ -48,7 +56,7 @@ ARMCII_WEAK(Init)
 int PARMCI_Init_args(int *argc, char ***argv)
 {
     int start = armcii_mpi_start("ARMCI_Init_args", argc, argv) == 1;
-    int rc = init("ARMCI_Init_args", MPI_THREAD_SINGLE, MPI_COMM_WORLD);
+    int rc = init("ARMCI_Init_args", ARMCII_THREAD_OF_MPI, MPI_COMM_WORLD);
     if (start)
         armcii_state.started_mpi = 1;
     return rc;
@@ -57,13 +65,14 @@ ARMCII_WEAK(Init_args)
 
 int PARMCI_Init_thread(int armci_requested)
 {
-    return init("ARMCI_Init_thread", armci_requested, MPI_COMM_WORLD);
+    return init("ARMCI_Init_thread", level("ARMCI_Init_thread", armci_requested),
+                MPI_COMM_WORLD);
 }
 ARMCII_WEAK(Init_thread)
 
 int PARMCI_Init_mpi_comm(MPI_Comm comm)
 {
-    return init("ARMCI_Init_mpi_comm", MPI_THREAD_SINGLE, comm);
+    return init("ARMCI_Init_mpi_comm", ARMCII_THREAD_OF_MPI, comm);
 }
 ARMCII_WEAK(Init_mpi_comm)
 

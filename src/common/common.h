@@ -98,7 +98,11 @@ int armcii_mpi_start(const char *call, int *argc, char ***argv);
 /* Finalize MPI if it runs and has not been finalized. */
 void armcii_mpi_end(void);
 
-/* Library bring-up and teardown of this module (common_init.c). */
+/* Library bring-up and teardown of this module (common_init.c).  requested
+ * is the caller's thread level, or ARMCII_THREAD_OF_MPI where the entry
+ * point names none (ARMCI_Init): threads may then call in if MPI runs at
+ * MPI_THREAD_MULTIPLE. */
+enum { ARMCII_THREAD_OF_MPI = -1 };
 void armcii_common_init(const char *call, int requested, MPI_Comm comm);
 void armcii_common_finalize(void);
 

@@ -55,6 +55,13 @@ void armcii_common_init(const char *call, int requested, MPI_Comm comm)
     if (!inited || finalized)
         armcii_error(call, "MPI must be initialized (and not finalized) before %s", call);
     MPI_Query_thread(&armcii_state.thread_level);
+    /* An entry point that names no level (ARMCI_Init, as Global Arrays
+     * calls it) takes MPI's: GA's OpenMP programs initialize MPI at
+     * MULTIPLE and call GA, so the library, from every thread (the
+     * lock-free paths raced: tests/mpi/test_threads_init.sh).  A level the
+     * caller names is its promise, kept even below MPI's. */
+    if (requested == ARMCII_THREAD_OF_MPI)
+        requested = armcii_state.thread_level;
     if (armcii_state.thread_level < requested)
         armcii_error(call, "thread level %d requested but MPI provides only %d", requested,
                      armcii_state.thread_level);
@@ -64,8 +71,8 @@ void armcii_common_init(const char *call, int requested, MPI_Comm comm)
     armcii_comm_dup(comm, &armcii_state.internal);
     ARMCII_MPI(MPI_Comm_rank(armcii_state.world, &armcii_state.rank));
     ARMCII_MPI(MPI_Comm_size(armcii_state.world, &armcii_state.nproc));
-    /* Only a caller that asked for MULTIPLE may call in from several
-     * threads; everyone else keeps the lock-free paths. */
+    /* Only at MULTIPLE may threads call in at once; everyone else keeps
+     * the lock-free paths. */
     armcii_state.threaded = requested >= MPI_THREAD_MULTIPLE;
     read_config(call);
     armcii_state.init_count = 1; /* from here errors abort on world */

@@ -26,6 +26,8 @@
  *     fenced get never sees less than the reading thread added.  Long
  *     fetch-and-adds from everyone to every target: the values fetched on one
  *     counter are exactly 0..n-1.
+ * THREADS_INIT=ga initializes with ARMCI_Init() instead of
+ * ARMCI_Init_thread(MPI_THREAD_MULTIPLE), as Global Arrays does.
  * THREADS_ITERS sets the iterations per thread (default 300); the seed
  * (THREADS_SEED) is printed with any failure so a run can be repeated.
  */
@@ -283,8 +285,15 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
-    ARMCI_Init_thread(MPI_THREAD_MULTIPLE);
-    const char *e = getenv("THREADS_ITERS");
+    /* THREADS_INIT=ga: ARMCI_Init(), as GA_Initialize calls it, under an
+     * MPI the program initialized at MULTIPLE; GA's OpenMP programs then
+     * call in from every thread (test_threads_init.sh). */
+    const char *e = getenv("THREADS_INIT");
+    if (e && !strcmp(e, "ga"))
+        ARMCI_Init();
+    else
+        ARMCI_Init_thread(MPI_THREAD_MULTIPLE);
+    e = getenv("THREADS_ITERS");
     iters = tu_iters(e ? atoi(e) : 300);
     e = getenv("THREADS_SEED");
     seed0 = e ? (unsigned)strtoul(e, NULL, 0) : 20261125u;
