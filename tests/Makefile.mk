@@ -105,15 +105,17 @@ check-mode:
 # off, and the osc components whose accumulates need target progress.
 # The method matrix and MPI-bug probes of the other shell tests do not
 # depend on the build flavour; the bad-input aborts (abort paths with
-# ghosts) and the Fortran programs (world hiding from Fortran, GA's
-# Fortran API over the ghost build) do.
+# ghosts), the Fortran programs (world hiding from Fortran, GA's
+# Fortran API over the ghost build) and threads after ARMCI_Init (GA's
+# OpenMP programs crashed MPICH's ghost build) do.
 GHOST_NPROCS = 6
 GHOST_MODES = vn2 off pt2pt ucx
 check-ghost:
 	$(MAKE) $(AM_MAKEFLAGS) check NPROCS=$(GHOST_NPROCS) CHECK_MODES='$(GHOST_MODES)' \
 	  TEST_VIRTUAL_NODE_SIZE=2 \
 	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_abort_output.sh tests/mpi/test_ghost_userdeath.sh benchmarks/ga/test_ga_bench.sh \
-	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh"
+	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh \
+	    tests/mpi/test_threads_init.sh"
 # The ghost build under MPICH, in CI (tools/check-all.sh): the ghost tests
 # (memory pools, world hiding in C and Fortran, redirection, switching
 # under load, Fortran GA, processes that die) in mode vn2 only, to keep
