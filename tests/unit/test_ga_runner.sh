@@ -56,6 +56,16 @@ expect "all six found" "$?" 0
 sed -i 's/^#define HAVE_ARMCI_NOTIFY 1/\/* #undef HAVE_ARMCI_NOTIFY *\//' "$h"
 out=$(ga_check_optional "$h" 2>&1)
 expect "one missing" "$?:$out" "1:GA's configure did not find: NOTIFY ($h)"
+# a test GA's harness passed but whose log prints a failed check
+l=${TMPDIR:-/tmp}/ga_runner.$$/logs
+mkdir -p "$l/global/testing"
+printf 'PASS: global/testing/a.x\nPASS: global/testing/b.x\nFAIL: global/testing/c.x\n' >"$l/make-check.out"
+printf 'Put test OK\n\nGet test failed\n' >"$l/global/testing/a.x.tmp" && mv "$l/global/testing/a.x.tmp" "$l/global/testing/a.log"
+printf 'all checks passed\n' >"$l/global/testing/b.log"
+printf 'Read mismatch for [1,2]\n' >"$l/global/testing/c.log"
+expect "passed but printed a failure" "$(ga_printed_failures "$l")" "global/testing/a.x"
+printf 'PASS: global/testing/b.x\n' >"$l/make-check.out"
+expect "nothing printed" "$(ga_printed_failures "$l" </dev/null)" ""
 rm -rf "${TMPDIR:-/tmp}/ga_runner.$$"
 [ $fail -eq 0 ] && echo "PASS test_ga_runner"
 exit $fail

@@ -28,3 +28,15 @@ ga_check_optional() {
     [ -z "$missing" ] || { echo "GA's configure did not find:$missing ($1)" >&2; return 1; }
     echo "GA's configure found all six optional ARMCI functions ($1)"
 }
+
+# ga_printed_failures LOGS: the tests GA's harness passed (PASS lines of
+# LOGS/make-check.out) whose own log (LOGS/<test>.log) prints a failed
+# check: some of GA's programs print one and still exit 0
+# (thread_perf_strided.x: "Get test failed").  One line, names separated
+# by spaces; empty when none.
+ga_printed_failures() {
+    # shellcheck disable=SC2046 # one word per log path (GA's have no spaces)
+    grep -lE 'test failed|[Mm]ismatch|[Nn]orm[ 1a-z]* fails' /dev/null \
+        $(grep -E '^PASS: .*\.x$' "$1/make-check.out" | sed "s|^PASS: \(.*\)\.x\$|$1/\1.log|") \
+        2>/dev/null | sed "s|^$1/||; s|\.log\$|.x|" | tr '\n' ' ' | sed 's/ $//'
+}
