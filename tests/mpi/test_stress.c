@@ -107,6 +107,19 @@ static double *cacc_d;
 static long counts[NSTAT];
 static long cur_op;              /* index of the operation being run */
 
+/* Every rank's n int, long and double contributions summed over the ranks
+ * (freshly allocated; the caller frees them). */
+static void sum_over_ranks(const int *ci, const long *cl, const double *cd, int n, int **si,
+                           long **sl, double **sd)
+{
+    *si = malloc((size_t)n * sizeof **si);
+    *sl = malloc((size_t)n * sizeof **sl);
+    *sd = malloc((size_t)n * sizeof **sd);
+    MPI_Allreduce(ci, *si, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(cl, *sl, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(cd, *sd, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
 #include "test_stress_gen.h"
 
 /* ---- pending nonblocking operations ---- */

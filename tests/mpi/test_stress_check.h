@@ -115,12 +115,10 @@ static void checkpoint(long epoch_end, long epoch)
     free(all);
 
     /* accumulates: the sum of every rank's contributions */
-    int *si = malloc((size_t)np * NACC * sizeof *si);
-    long *sl = malloc((size_t)np * NACC * sizeof *sl);
-    double *sd = malloc((size_t)np * NACC * sizeof *sd);
-    MPI_Allreduce(cacc_i, si, np * NACC, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(cacc_l, sl, np * NACC, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(cacc_d, sd, np * NACC, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    int *si;
+    long *sl;
+    double *sd;
+    sum_over_ranks(cacc_i, cacc_l, cacc_d, np * NACC, &si, &sl, &sd);
     counters_t *mc = C[me];
     ARMCI_Access_begin(mc);
     for (int i = 0; i < NACC; i++) {

@@ -304,12 +304,10 @@ static void sx_before_checkpoint(void)
 static void sx_check(long epoch_end, long epoch)
 {
     /* shared accumulate area */
-    int *si = malloc((size_t)np * NSA * sizeof *si);
-    long *sl = malloc((size_t)np * NSA * sizeof *sl);
-    double *sd = malloc((size_t)np * NSA * sizeof *sd);
-    MPI_Allreduce(sa_i, si, np * NSA, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(sa_l, sl, np * NSA, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(sa_d, sd, np * NSA, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    int *si;
+    long *sl;
+    double *sd;
+    sum_over_ranks(sa_i, sa_l, sa_d, np * NSA, &si, &sl, &sd);
     int t = (int)((me + 1 + epoch) % np);
     sacc_t *got = malloc(sizeof *got), *mine = A[me];
     ARMCI_Get(A[t], got, sizeof *got, t);
