@@ -28,7 +28,9 @@
  *     counter are exactly 0..n-1.
  * THREADS_INIT=ga initializes with ARMCI_Init() instead of
  * ARMCI_Init_thread(MPI_THREAD_MULTIPLE), as Global Arrays does.
- * THREADS_ITERS sets the iterations per thread (default 300); the seed
+ * THREADS_ITERS sets the iterations per thread (default 300), THREADS_BURST
+ * the burst's accumulates per thread (default 1000, 50 where the burst's
+ * MPI-path part is slow: test_threads_shared.h); the seed
  * (THREADS_SEED) is printed with any failure so a run can be repeated.
  */
 #include <pthread.h>
