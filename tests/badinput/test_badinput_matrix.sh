@@ -25,8 +25,7 @@ if ghost_build; then
 fi
 # The matrix leaves operations that a bad argument stopped halfway (what a
 # real abort discards): leak reports would be about that, not bugs.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-export ASAN_OPTIONS
+sanitizer_no_leak_check
 fail=0
 for np in $launches; do
     rm -f "$capdir"/matrix-summary.*

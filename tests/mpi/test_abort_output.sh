@@ -13,6 +13,7 @@
 # MPI_COMM_WORLD; with the drain disabled, 2 of 20 runs lost the message
 # there, 0 of 40 in the plain MPICH build), so it runs twice as many.
 . "${TESTS_SRCDIR:-tests}/build_facts.sh"
+sanitizer_no_leak_check   # every job here ends in an abort or a kill
 mode=on np=2 runs=10
 if ghost_build; then
     mode=off runs=20
