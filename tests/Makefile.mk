@@ -75,7 +75,10 @@ AM_TESTS_ENVIRONMENT = TEST_RUNNER='$(TEST_RUNNER)'; NPROCS='$(NPROCS)'; \
 	export TEST_RUNNER NPROCS TESTS_SRCDIR TESTS_BUILDDIR TEST_VIRTUAL_NODE_SIZE \
 	  MPI_FLAVOR OMPI_OSC MPI_BINDIR MPIFC GA_STATIC GA_EXTRA_LIBS GA_CONFIG;
 
-ALL_MPI_TESTS = $(MPI_TESTS) $(MPI_SHELL_TESTS)
+# The shell tests first: they hold the longest runs (each many launches),
+# and a mode's tests end together (the next mode waits for the slowest);
+# started last, they ran alone on one of CI's two cores at each mode's end.
+ALL_MPI_TESTS = $(MPI_SHELL_TESTS) $(MPI_TESTS)
 TESTS += $(UNIT_TESTS) $(UNIT_SHELL_TESTS)
 
 # The MPI tests run once per transport mode, from check-local, through

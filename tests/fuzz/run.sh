@@ -11,6 +11,7 @@
 #   FUZZ_CPPFLAGS  the build's preprocessor flags (config.h, include/)
 #   FUZZ_CLANG     clang (default clang)
 #   FUZZ_SECONDS   seconds per harness (default 20)
+#   FUZZ_JOBS      harnesses run at once (default: the CPUs)
 #   FUZZ_HARNESSES which harnesses (default: config iov table)
 # The harnesses link only pure-C library sources, which need mpi.h for
 # types but call no MPI: they are compiled through the MPI wrapper with
@@ -87,11 +88,16 @@ for h in $harnesses; do
     "$clang" $ldflags $objs -o "$out/fuzz_$h" || { echo "make fuzz: linking fuzz_$h failed"; exit 1; }
 done
 
-# Run: each harness for $seconds over a fresh copy of its seeds.
-fail=0
-for h in $harnesses; do
+# Run: each harness for $seconds over a fresh copy of its seeds, FUZZ_JOBS
+# (default: the CPUs) at a time -- each is one single-threaded process, so
+# on CI's 2 cores two at once take the time of one and fuzz as long.
+# run_one HARNESS writes its report to $out/fuzz_HARNESS.report and
+# creates $out/fuzz_HARNESS.failed on a failure.
+run_one() {
+    h=$1
     corpus=$out/corpus/$h
-    rm -rf "$corpus" && mkdir -p "$corpus" || exit 1
+    rep=$out/fuzz_$h.report
+    rm -rf "$corpus" "$rep" "$out/fuzz_$h.failed" && mkdir -p "$corpus" || { touch "$out/fuzz_$h.failed"; return; }
     cp "$srcdir"/tests/fuzz/corpus/"$h"/* "$corpus"/ 2>/dev/null
     nseeds=$(find "$corpus" -type f | wc -l)
     log=$out/fuzz_$h.log
@@ -103,15 +109,35 @@ for h in $harnesses; do
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     ncorpus=$(find "$corpus" -type f | wc -l)
     if [ $rc -eq 0 ]; then
-        echo "fuzz_$h: ${execs:-?} executions in ${seconds} s, no failure (corpus $nseeds seeds -> $ncorpus inputs)"
-    else
-        fail=1
+        echo "fuzz_$h: ${execs:-?} executions in ${seconds} s, no failure (corpus $nseeds seeds -> $ncorpus inputs)" >"$rep"
+        return
+    fi
+    touch "$out/fuzz_$h.failed"
+    {
         echo "fuzz_$h: FAILED (exit $rc) after ${execs:-?} executions; log $log"
         grep -E 'invariant|ERROR|runtime error|SUMMARY' "$log" | head -5
         for a in "$out"/crash-"$h"-*; do
             [ -f "$a" ] || continue
             echo "  input: $a (reproduce: $out/fuzz_$h $a; add it to tests/fuzz/corpus/$h/ once fixed)"
         done
-    fi
+    } >"$rep"
+}
+njobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+fail=0
+batch=
+# finish: waits for the running batch, prints its reports in order
+finish() {
+    wait
+    for b in $batch; do
+        cat "$out/fuzz_$b.report" 2>/dev/null || echo "fuzz_$b: no report"
+        [ ! -e "$out/fuzz_$b.failed" ] && [ -f "$out/fuzz_$b.report" ] || fail=1
+    done
+    batch=
+}
+for h in $harnesses; do
+    run_one "$h" &
+    batch="$batch $h"
+    [ "$(echo $batch | wc -w)" -lt "$njobs" ] || finish
 done
+finish
 exit $fail
