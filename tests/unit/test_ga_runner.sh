@@ -13,6 +13,8 @@ out=$(GA_MPIEXEC="echo launch -n" GA_NPROCS=6 sh "$runner" ./global/testing/test
 expect "parallel test" "$out" "launch -n 6 ./global/testing/test.x a b"
 out=$(GA_MPIEXEC="echo launch -n" sh "$runner" global/testing/test.x)
 expect "default rank count" "$out" "launch -n 4 global/testing/test.x"
+out=$(GA_MPIEXEC="echo launch -n" GA_RANK_PRELOAD=/x/shim.so sh "$runner" global/testing/test.x 1)
+expect "a library the ranks preload" "$out" "launch -n 4 env LD_PRELOAD=/x/shim.so global/testing/test.x 1"
 out=$(GA_MPIEXEC="echo launch -n" sh "$runner" echo ma/test-inquire.x 2>&1)
 expect "a command name is not a serial test" "$out" "launch -n 4 echo ma/test-inquire.x"
 mkdir -p "${TMPDIR:-/tmp}/ga_runner.$$/ma"
@@ -47,6 +49,12 @@ mode_env native 4 mpi-ts
 expect "MPI-TS's native mode" "$?:$mode_np" "0:4"
 mode_env bogus 4 armci 2>/dev/null
 expect "an unknown mode" "$?" 2
+mode_env native-vn1 4 mpi-ts
+expect "MPI-TS with a node per rank" "$?:$mode_np:${PROCNAME_SHIM_PER_NODE:-unset}" "0:4:1"
+mode_env on 4 armci
+expect "the next mode drops the node size" "${PROCNAME_SHIM_PER_NODE:-unset}" unset
+mode_env native-vn2 4 mpi-pr 2>/dev/null
+expect "native-vnK on MPI-PR (which finds nodes by host)" "$?" 2
 h=${TMPDIR:-/tmp}/ga_runner.$$/config.h
 for f in GROUP_COMM INITIALIZED STRIDE_INFO_INIT NOTIFY MSG_INIT MSG_FINALIZE; do
     echo "#define HAVE_ARMCI_$f 1"

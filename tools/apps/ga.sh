@@ -15,7 +15,8 @@
 #               prefix of another MPI installation (PREFIX/bin/mpicc, ...)
 #   -M MODES    modes to run `make check` in; default: armci "on off vn2",
 #               ghost "ghost-on ghost-auto", GA runtimes "native"; vnK:
-#               virtual nodes of K ranks (vn1: each rank alone)
+#               virtual nodes of K ranks (vn1: each rank alone); MPI-TS
+#               also native-vnK (every K ranks a node: procname_shim.c)
 #   -n NPROCS   computing processes per test (default 4; ghost modes run
 #               2 virtual nodes of NPROCS/2 users + 1 ghost each; mpi-pr
 #               adds its progress rank)
@@ -34,9 +35,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/modes.sh"
-app_options 10,32 "$@"
+app_options 10,33 "$@"
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '10,32p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '10,33p' "$0"; exit 2; }
 ga_src=$(cd "$1" && pwd)
 armci_prefix=${2:-}
 case $runtime in
@@ -96,12 +97,19 @@ status=0
 for mode in $modes; do
     mode_env "$mode" "$nprocs" "$runtime" || exit 2
     np=$mode_np
+    preload=
+    case $mode in
+    native-vn*)
+        preload=$work/procname-shim-$mpi_tag.so
+        $MPICC -shared -fPIC -O2 -o "$preload" "$here/procname_shim.c" ||
+            { echo "ga.sh: building $preload failed" >&2; exit 1; } ;;
+    esac
     logs=$work/logs-$tag/$mode
     rm -rf "$logs" && mkdir -p "$logs" && touch "$logs/.start"
     set -- # a TESTS override that keeps its spaces
     [ -z "$tests" ] || set -- "TESTS=$tests"
     t0=$(date +%s)
-    (cd "$build" && GA_MPIEXEC="$MPIEXEC" GA_NPROCS=$np \
+    (cd "$build" && GA_MPIEXEC="$MPIEXEC" GA_NPROCS=$np GA_RANK_PRELOAD=$preload \
         make -k check LOG_COMPILER="$here/ga-runner.sh" "$@" \
         >"$logs/make-check.out" 2>&1) || true
     secs=$(($(date +%s) - t0))

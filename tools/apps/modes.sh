@@ -4,10 +4,13 @@
 # (virtual nodes of K ranks: vn2; vn1 puts every rank on a node of its
 # own, so that 2 processes still talk through MPI RMA), ghost-on, ghost-off, ghost-auto (2 virtual nodes of
 # NPROCS/2 users + 1 ghost each, ARMCI_GHOST_ASYNC), native (a GA runtime;
-# MPI-PR adds its progress rank).
+# MPI-PR adds its progress rank), native-vnK (GA's MPI-TS with every K
+# ranks a node of their own: tools/apps/procname_shim.c, which ga.sh
+# preloads; the other runtimes find nodes by host name or id).
 mode_env() {
     mode_np=$2
-    unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE
+    unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE \
+        PROCNAME_SHIM_PER_NODE
     case $1 in
     on | off) export ARMCI_NODE_LOCAL=$1 ;;
     vn[1-9] | vn[1-9][0-9]) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=${1#vn} ;;
@@ -16,6 +19,9 @@ mode_env() {
             ARMCI_GHOST_ASYNC=${1#ghost-}
         mode_np=$(($2 + 2)) ;;
     native) if [ "$3" = mpi-pr ]; then mode_np=$(($2 + 1)); fi ;;
+    native-vn[1-9] | native-vn[1-9][0-9])
+        [ "$3" = mpi-ts ] || { echo "mode_env: mode $1 is MPI-TS's only" >&2; return 2; }
+        export PROCNAME_SHIM_PER_NODE=${1#native-vn} ;;
     *) echo "mode_env: unknown mode $1" >&2; return 2 ;;
     esac
 }
