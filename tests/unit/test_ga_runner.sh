@@ -53,8 +53,12 @@ mode_env native-vn1 4 mpi-ts
 expect "MPI-TS with a node per rank" "$?:$mode_np:${PROCNAME_SHIM_PER_NODE:-unset}" "0:4:1"
 mode_env on 4 armci
 expect "the next mode drops the node size" "${PROCNAME_SHIM_PER_NODE:-unset}" unset
-mode_env native-vn2 4 mpi-pr 2>/dev/null
-expect "native-vnK on MPI-PR (which finds nodes by host)" "$?" 2
+mode_env native-vn2 4 mpi-pr
+expect "MPI-PR, nodes of 2 users and a progress rank" "$?:$mode_np:${PROCNAME_SHIM_PER_NODE:-unset}" "0:6:3"
+mode_env native-vn3 4 mpi-pr 2>/dev/null
+expect "MPI-PR, 4 users are not nodes of 3" "$?" 2
+mode_env native-vn1 4 armci 2>/dev/null
+expect "native-vnK on this library" "$?" 2
 h=${TMPDIR:-/tmp}/ga_runner.$$/config.h
 for f in GROUP_COMM INITIALIZED STRIDE_INFO_INIT NOTIFY MSG_INIT MSG_FINALIZE; do
     echo "#define HAVE_ARMCI_$f 1"

@@ -15,8 +15,9 @@
 #               prefix of another MPI installation (PREFIX/bin/mpicc, ...)
 #   -M MODES    modes to run `make check` in; default: armci "on off vn2",
 #               ghost "ghost-on ghost-auto", GA runtimes "native"; vnK:
-#               virtual nodes of K ranks (vn1: each rank alone); MPI-TS
-#               also native-vnK (every K ranks a node: procname_shim.c)
+#               virtual nodes of K ranks (vn1: each rank alone); GA's
+#               runtimes also native-vnK (every K computing ranks a node,
+#               under MPI-PR with its progress rank: procname_shim.c)
 #   -n NPROCS   computing processes per test (default 4; ghost modes run
 #               2 virtual nodes of NPROCS/2 users + 1 ghost each; mpi-pr
 #               adds its progress rank)
@@ -27,7 +28,10 @@
 # Environment: GA_WORK (cache of copies, builds and logs; default
 # $HOME/.cache/libarmci-apps), GA_TEST_TIMEOUT (seconds per test, 300),
 # GA_NAME (the runtime's part of the build's name; e.g. armci-mpi for GA on
-# another ARMCI install, so it does not reuse this library's build).
+# another ARMCI install, so it does not reuse this library's build),
+# GA_CPPFLAGS (GA's preprocessor flags; -DDISABLE_NBOPT: GA's blocking
+# put, get and accumulate take no nonblocking handles, whose tables GA
+# leaves unlocked under threads -- docs/ga-nwchem.md; give it a GA_NAME).
 # Prints one summary line per mode and exits non-zero if a test that GA
 # runs failed in any mode (or passed but printed a failed check, which some
 # of GA's programs do and exit 0), or if GA's configure missed an optional
@@ -35,9 +39,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/modes.sh"
-app_options 10,33 "$@"
+app_options 10,38 "$@"
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '10,33p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '10,38p' "$0"; exit 2; }
 ga_src=$(cd "$1" && pwd)
 armci_prefix=${2:-}
 case $runtime in
@@ -74,6 +78,7 @@ if [ ! -f "$build/.built" ]; then
     echo "ga.sh: configuring GA $ver ($runtime, $mpi_tag) in $build"
     (cd "$build" && "$src/configure" $net --prefix="$build/install" \
         MPICC="$MPICC" MPICXX="$MPICXX" MPIF77="$MPIFC" LDFLAGS="$MPI_LDFLAGS" \
+        ${GA_CPPFLAGS:+CPPFLAGS="$GA_CPPFLAGS"} \
         >configure.out 2>&1) || { tail -30 "$build/configure.out"; exit 1; }
     echo "ga.sh: building (make -j$jobs)"
     (cd "$build" && make -j"$jobs" >make.out 2>&1 && make install >install.out 2>&1) ||

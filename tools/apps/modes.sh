@@ -4,9 +4,9 @@
 # (virtual nodes of K ranks: vn2; vn1 puts every rank on a node of its
 # own, so that 2 processes still talk through MPI RMA), ghost-on, ghost-off, ghost-auto (2 virtual nodes of
 # NPROCS/2 users + 1 ghost each, ARMCI_GHOST_ASYNC), native (a GA runtime;
-# MPI-PR adds its progress rank), native-vnK (GA's MPI-TS with every K
-# ranks a node of their own: tools/apps/procname_shim.c, which ga.sh
-# preloads; the other runtimes find nodes by host name or id).
+# MPI-PR adds its progress rank), native-vnK (GA's MPI-TS or MPI-PR with
+# every K computing ranks a node of their own, each with its progress rank
+# under MPI-PR: tools/apps/procname_shim.c, which ga.sh preloads).
 mode_env() {
     mode_np=$2
     unset ARMCI_NODE_LOCAL ARMCI_VIRTUAL_NODE_SIZE ARMCI_GHOST_ASYNC ARMCI_GHOSTS_PER_NODE \
@@ -20,8 +20,15 @@ mode_env() {
         mode_np=$(($2 + 2)) ;;
     native) if [ "$3" = mpi-pr ]; then mode_np=$(($2 + 1)); fi ;;
     native-vn[1-9] | native-vn[1-9][0-9])
-        [ "$3" = mpi-ts ] || { echo "mode_env: mode $1 is MPI-TS's only" >&2; return 2; }
-        export PROCNAME_SHIM_PER_NODE=${1#native-vn} ;;
+        k=${1#native-vn}
+        case $3 in
+        mpi-ts) export PROCNAME_SHIM_PER_NODE=$k ;;
+        mpi-pr) [ $(($2 % k)) -eq 0 ] ||
+                    { echo "mode_env: $2 processes are not nodes of $k" >&2; return 2; }
+                export PROCNAME_SHIM_PER_NODE=$((k + 1))
+                mode_np=$(($2 + $2 / k)) ;;
+        *) echo "mode_env: mode $1 is for GA's runtimes" >&2; return 2 ;;
+        esac ;;
     *) echo "mode_env: unknown mode $1" >&2; return 2 ;;
     esac
 }
