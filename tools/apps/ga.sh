@@ -29,9 +29,10 @@
 # $HOME/.cache/libarmci-apps), GA_TEST_TIMEOUT (seconds per test, 300),
 # GA_NAME (the runtime's part of the build's name; e.g. armci-mpi for GA on
 # another ARMCI install, so it does not reuse this library's build),
-# GA_CPPFLAGS (GA's preprocessor flags; -DDISABLE_NBOPT: GA's blocking
-# put, get and accumulate take no nonblocking handles, whose tables GA
-# leaves unlocked under threads -- docs/ga-nwchem.md; give it a GA_NAME).
+# GA_CPPFLAGS (GA's preprocessor flags; -DPTHREADS turns on GA's internal
+# lock around its one-sided calls, which GA's configure leaves off for
+# --with-armci: needed where threads call GA -- docs/ga-nwchem.md; give
+# such a build its own GA_NAME).
 # Prints one summary line per mode and exits non-zero if a test that GA
 # runs failed in any mode (or passed but printed a failed check, which some
 # of GA's programs do and exit 0), or if GA's configure missed an optional
@@ -39,9 +40,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/modes.sh"
-app_options 10,38 "$@"
+app_options 10,39 "$@"
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '10,38p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '10,39p' "$0"; exit 2; }
 ga_src=$(cd "$1" && pwd)
 armci_prefix=${2:-}
 case $runtime in
