@@ -29,10 +29,10 @@
 # $HOME/.cache/libarmci-apps), GA_TEST_TIMEOUT (seconds per test, 300),
 # GA_NAME (the runtime's part of the build's name; e.g. armci-mpi for GA on
 # another ARMCI install, so it does not reuse this library's build),
-# GA_CPPFLAGS (GA's preprocessor flags; -DPTHREADS turns on GA's internal
-# lock around its one-sided calls, which GA's configure leaves off for
-# --with-armci: needed where threads call GA -- docs/ga-nwchem.md; give
-# such a build its own GA_NAME).
+# GA_CPPFLAGS (GA's preprocessor flags; default for this library's builds
+# -DPTHREADS: GA's internal lock around its one-sided calls, which GA's
+# configure turns on for its own runtimes only, and which GA's threaded
+# programs need -- docs/ga-nwchem.md; a build is redone when they change).
 # Prints one summary line per mode and exits non-zero if a test that GA
 # runs failed in any mode (or passed but printed a failed check, which some
 # of GA's programs do and exit 0), or if GA's configure missed an optional
@@ -73,13 +73,18 @@ armci | ghost) net="--with-armci=$armci_prefix" ;;
 mpi-ts) net=--with-mpi-ts ;;
 mpi-pr) net=--with-mpi-pr ;;
 esac
+# GA's own runtimes define PTHREADS themselves (m4/armci_setup.m4)
+case $runtime in
+armci | ghost) ga_cppflags=${GA_CPPFLAGS--DPTHREADS} ;;
+*) ga_cppflags=${GA_CPPFLAGS-} ;;
+esac
 t0=$(date +%s)
-if [ ! -f "$build/.built" ]; then
+if [ ! -f "$build/.built" ] || [ "$(cat "$build/.cppflags" 2>/dev/null)" != "$ga_cppflags" ]; then
     rm -rf "$build" && mkdir -p "$build"
     echo "ga.sh: configuring GA $ver ($runtime, $mpi_tag) in $build"
     (cd "$build" && "$src/configure" $net --prefix="$build/install" \
         MPICC="$MPICC" MPICXX="$MPICXX" MPIF77="$MPIFC" LDFLAGS="$MPI_LDFLAGS" \
-        ${GA_CPPFLAGS:+CPPFLAGS="$GA_CPPFLAGS"} \
+        ${ga_cppflags:+CPPFLAGS="$ga_cppflags"} \
         >configure.out 2>&1) || { tail -30 "$build/configure.out"; exit 1; }
     echo "ga.sh: building (make -j$jobs)"
     (cd "$build" && make -j"$jobs" >make.out 2>&1 && make install >install.out 2>&1) ||
@@ -88,6 +93,7 @@ if [ ! -f "$build/.built" ]; then
     (cd "$build" && make -j"$jobs" check TESTS= >make-check.out 2>&1) ||
         { grep -E 'error|Error' "$build/make-check.out" | head -20; exit 1; }
     echo $(($(date +%s) - t0)) >"$build/.built"
+    printf '%s\n' "$ga_cppflags" >"$build/.cppflags"
 fi
 echo "ga.sh: GA $ver ($runtime, $mpi_tag) built in $(cat "$build/.built") s: $build/install"
 
