@@ -11,8 +11,8 @@ ghost_build() {
 # matrix, which leaves operations half done on purpose: under the sanitizer
 # stage (ASAN_OPTIONS set) such processes never reach LeakSanitizer's check
 # at exit, or must not, so the check is off for them.  Address and
-# undefined-behaviour checks stay.  A 4-process launch of a passing test
-# took 1.2 s with the check, 0.9 s without (benchmarks/results/ci_times.txt).
+# undefined-behaviour checks stay.  The check costs every launch a third of
+# its time (benchmarks/results/ci_times.txt).
 sanitizer_no_leak_check() {
     [ -n "${ASAN_OPTIONS:-}" ] || return 0
     ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"

@@ -5,10 +5,9 @@
  * no module, and the suppressions (tools/lsan.supp, by library name) only
  * matched when every malloc was unwound the slow way, through DWARF, down
  * to a library still loaded.  With the components kept, the fast
- * frame-pointer unwinding names the component and the suppressions match:
- * a 4-process launch took 4.1 s with slow unwinding, 1.2 s this way
- * (benchmarks/results/ci_times.txt).  Not instrumented itself: it only
- * replaces one libc call in a test run. */
+ * frame-pointer unwinding names the component and the suppressions match,
+ * at a third of the launch time (benchmarks/results/ci_times.txt).  Not
+ * instrumented itself: it only replaces one libc call in a test run. */
 #include <dlfcn.h>
 
 /* The contract of dlclose for a handle that stays valid: success. */

@@ -12,8 +12,9 @@
 
 /* Under Open MPI 70,000 segments, past the library's bound of 65,536;
  * under any other MPI 300,000, past the count at which MPICH aborts.  Open
- * MPI has no such count, and 300,000 only cost it time there: 18 s under
- * osc pt2pt (every operation a message), 34 s in CI's sanitizer stage. */
+ * MPI has no such count, and 300,000 only cost it time, most under osc
+ * pt2pt (every operation a message) and the sanitizers
+ * (benchmarks/results/ci_times.txt). */
 #ifdef OPEN_MPI
 static const long nseg = 70000;
 #else

@@ -175,12 +175,12 @@ static void sh_burst(int tid, uint64_t *s)
      * accumulates per thread there take minutes (50 take seconds).  Under
      * MPICH 4.0's ch4:ucx the MPI-path half of the burst (modes vn2 and
      * off) waits in MPI_Win_flush_local for targets whose threads all
-     * contend for MPICH's global lock: test_threads in vn2 on 2 cores
-     * took 22 s with 1000 per thread, 8 s with 50 (CI time). */
+     * contend for MPICH's global lock (benchmarks/results/ci_times.txt). */
     const char *e = getenv("THREADS_BURST"), *mode = getenv("ARMCI_TEST_MODE");
-    int mpi_path_slow = mode && !strcmp(mode, "ucx");
 #ifdef MPICH_VERSION
-    mpi_path_slow = mode && strcmp(mode, "on") != 0;
+    int mpi_path_slow = mode && strcmp(mode, "on") != 0;
+#else
+    int mpi_path_slow = mode && !strcmp(mode, "ucx");
 #endif
     int n = tu_iters(e ? atoi(e) : mpi_path_slow ? SBURST / 20 : SBURST);
     for (int i = 0; i < n; i++)
