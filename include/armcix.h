@@ -34,9 +34,10 @@ int ARMCIX_Set_async_hint(int mode);
 /* Collective over the world and a barrier: ghost redirection for every live
  * ghost-reachable region and those allocated later: 1 on, 0 off, -1
  * automatic (the library switches at later barriers from what it measures,
- * starting on; see docs/progress.md; in thread-safe runs there is no automatic
- * mode and -1 restores ARMCI_GHOST_ASYNC's setting).  Returns 0; in a build
- * without ghosts only the barrier. */
+ * starting on; see docs/progress.md; in thread-safe runs there is no
+ * automatic mode and -1 restores the run's one setting: ARMCI_GHOST_ASYNC's,
+ * AUTO being off on a host with more processes than CPUs and on elsewhere).
+ * Returns 0; in a build without ghosts only the barrier. */
 int ARMCIX_Async_phase(int mode);
 
 #endif /* _ARMCIX_H_ */

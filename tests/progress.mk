@@ -39,6 +39,11 @@ tests_mpi_test_adapt_switch_LDADD = libarmci_core.la
 # creation; links the library's objects for the current setting
 MPI_TESTS += tests/mpi/test_adapt_inphase
 tests_mpi_test_adapt_inphase_LDADD = libarmci_core.la
+# threaded runs have no automatic mode: ARMCI_GHOST_ASYNC=AUTO is one
+# setting for the run (off on a crowded host), and ARMCIX_Async_phase(-1)
+# returns to it; links the library's objects for the setting and counters
+MPI_TESTS += tests/mpi/test_adapt_threaded
+tests_mpi_test_adapt_threaded_LDADD = libarmci_core.la
 # ghost build: a switch to "on" committed while the targets' users are
 # parked in a barrier; their ghosts serve at once (side-by-side ratio)
 if GHOST_PROGRESS

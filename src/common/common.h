@@ -150,6 +150,9 @@ int armcii_host_watched(void);
 /* How many processes armcii_host_watch recorded on this host (ghosts
  * included), 0 before it ran. */
 int armcii_host_procs(void);
+/* Nonzero where this host has more processes (ghosts included) than CPUs:
+ * a waiting process there must leave its core to others (common_wait.c). */
+int armcii_host_crowded(void);
 
 /* Waiting in the library's own collectives (common_wait.c).  Decide once,
  * after armcii_topo_init, whether waits yield the CPU (ARMCI_WAIT_YIELD). */

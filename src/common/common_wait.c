@@ -19,14 +19,20 @@ static struct {
     unsigned long yielded; /* waits that took the test-and-yield way (tests) */
 } wait_state;
 
+int armcii_host_crowded(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && armcii_host_procs() > cpus;
+}
+
 void armcii_wait_init(void)
 {
     int mode = armcii_state.cfg.wait_yield;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int procs = armcii_host_procs();
-    int crowded = cpus > 0 && procs > cpus;
     int want = mode == ARMCII_WAIT_YIELD_ON ||
-               (mode == ARMCII_WAIT_YIELD_AUTO && crowded && !armcii_mpi_yields_when_idle());
+               (mode == ARMCII_WAIT_YIELD_AUTO && armcii_host_crowded() &&
+                !armcii_mpi_yields_when_idle());
     /* One choice for all: a blocking collective does not match a
      * nonblocking one, and hosts (or settings) may differ. */
     ARMCII_MPI(MPI_Allreduce(&want, &wait_state.yield, 1, MPI_INT, MPI_MAX,

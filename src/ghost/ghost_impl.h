@@ -48,7 +48,6 @@ typedef struct {
     int grow_count;            /* ghost: users mapped into the pool being made */
     char *grow_base;           /* ghost: that pool's mapping */
     size_t grow_part;
-    int node_procs;            /* processes on my real node (ghost: whether to nap) */
     int attr_view[3];          /* user: the user-world values of MPI_UNIVERSE_SIZE,
                                 * MPI_IO, MPI_HOST handed out by pointer (ghost_pmpi.c) */
 } armcii_ghost_state_t;

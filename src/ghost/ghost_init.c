@@ -99,7 +99,6 @@ static int place(int g, int vn, int *chunk_users, node_view_t *nv)
     ARMCII_MPI(PMPI_Comm_split_type(GH.pworld, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node));
     ARMCII_MPI(PMPI_Comm_rank(node, &nrank));
     ARMCII_MPI(PMPI_Comm_size(node, &nsize));
-    GH.node_procs = nsize;
     int chunk = vn > 0 ? vn + g : nsize;
     /* A ghost without users would miss the pool windows' creation. */
     if (chunk < 2 * g || nsize % chunk)
@@ -259,8 +258,7 @@ __attribute__((noreturn)) static void serve(long nap_us)
      * slice to end: it naps ARMCI_PROGRESS_USLEEP's default instead, and
      * the wakeup preempts.  An explicit ARMCI_PROGRESS_USLEEP always wins. */
     if (nap_us < 0)
-        nap_us = GH.node_procs > sysconf(_SC_NPROCESSORS_ONLN) && !armcii_mpi_yields_when_idle()
-                     ? 10 : 0;
+        nap_us = armcii_host_crowded() && !armcii_mpi_yields_when_idle() ? 10 : 0;
     struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
     armcii_set_call("ARMCI ghost");
     armcii_ghost_cmd_t c;

@@ -126,6 +126,8 @@ typedef struct {
     /* automatic redirection (progress_adapt.c); the setting itself is
      * src/gmr's (armcii_gmr_redirecting) */
     int adapt;                 /* deciding at synchronization points now */
+    int fixed;                 /* threaded runs: the setting ARMCIX_Async_phase(-1) and
+                                * ARMCI_GHOST_ASYNC stand for (no automatic mode) */
     armcii_adapt_ivl_t ivl;
     armcii_adapt_ivl_t tot;    /* the intervals before ivl, summed (decisions inside phases) */
     armcii_round_t round;

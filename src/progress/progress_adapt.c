@@ -103,12 +103,13 @@ static void start_interval(void)
  * in threaded runs: a barrier in one thread says nothing about the
  * operations other threads of the process have in flight, so no point is
  * safe to switch at (ARMCIX_Async_phase(0/1) remains, the caller's
- * collective promise). */
+ * collective promise); PG.fixed holds there instead. */
 static void set_adapt(int on)
 {
-    if (on && armcii_state.threaded && armcii_gmr_ghost_usable())
+    if (on && armcii_state.threaded && armcii_gmr_ghost_usable() && armcii_state.rank == 0)
         armcii_warn_once("automatic ghost redirection is not available under "
-                         "MPI_THREAD_MULTIPLE; redirection stays as it is");
+                         "MPI_THREAD_MULTIPLE; redirection stays %s for the run "
+                         "(docs/progress.md)", PG.fixed ? "on" : "off");
     PG.adapt = on && armcii_gmr_ghost_usable() && !armcii_state.threaded;
     /* Once on, per-call timing stays on (a branch and a nesting count per
      * call; the clock is read by synchronizing calls only once gmr's timing
@@ -118,6 +119,26 @@ static void set_adapt(int on)
     armcii_round_set_manual(!PG.adapt);
     armcii_gmr_set_measure((PG.profile ? ARMCII_MEASURE_COUNT : 0u) |
                            (PG.adapt ? ARMCII_MEASURE_TIME : 0u));
+}
+
+/* The one setting of a threaded run (collective).  ARMCI_GHOST_ASYNC=AUTO
+ * picks off where any host has more processes than CPUs: ghosts there
+ * share cores with the users' threads, and every redirected call waits
+ * until its ghost is scheduled (GA 5.9.2's thread_perf_strided.x, ghost
+ * builds on 2 cores: MPICH 460 s on against 12 s off, Open MPI 236 s
+ * against 118 s; benchmarks/results/ga_make_check.5.9.2.txt).  Elsewhere
+ * it picks on, where the automatic mode starts. */
+static int threaded_setting(void)
+{
+    int mode = armcii_state.cfg.ghost_async, crowded = armcii_host_crowded(), any;
+    if (mode != ARMCII_ASYNC_AUTO)
+        return mode == ARMCII_ASYNC_ON;
+    armcii_allreduce(&crowded, &any, 1, MPI_INT, MPI_MAX, armcii_state.world);
+    if (armcii_state.rank == 0)
+        armcii_log(1, "adapt: threaded run, no automatic mode; ARMCI_GHOST_ASYNC=AUTO "
+                   "redirects %s for the run (%s)", any ? "off" : "on",
+                   any ? "a host has more processes than CPUs" : "every process has a CPU");
+    return !any;
 }
 
 armcii_adapt_rule_t armcii_adapt_rule(const armcii_config_t *c)
@@ -134,6 +155,12 @@ void armcii_adapt_init(void)
     PG.profile = c->profile;
     PG.tot = (armcii_adapt_ivl_t){0};
     armcii_round_start(1);
+    PG.fixed = 1;
+    if (armcii_state.threaded && armcii_gmr_ghost_usable()) {
+        PG.fixed = threaded_setting();
+        if (c->ghost_async == ARMCII_ASYNC_AUTO)
+            armcii_gmr_redirect(PG.fixed); /* inside ARMCI_Init: nothing in flight */
+    }
     set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO);
     start_interval();
     if (PG.adapt && armcii_state.rank == 0)
@@ -339,8 +366,9 @@ void armcii_adapt_phase(int mode)
     }
     /* The library takes over, starting on as ARMCI_GHOST_ASYNC=AUTO does
      * (a computation phase gains from the start; a communication-dense
-     * one is switched off at its first decision). */
-    armcii_gmr_phase(-1);
+     * one is switched off at its first decision); a threaded run returns
+     * to its one setting. */
+    armcii_gmr_phase(armcii_state.threaded ? PG.fixed : -1);
     set_adapt(1);
     start_interval();
 }

@@ -268,25 +268,12 @@ static void check_counters(void)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    const char *mode = getenv("ARMCI_TEST_MODE");
-    /* Open MPI 4.1's osc pt2pt refuses to create windows under
-     * MPI_THREAD_MULTIPLE (ARMCI_Init_thread, or the ghost build's
-     * MPI_Init_thread, reports it): skip before MPI starts. */
-    if (mode && !strcmp(mode, "pt2pt")) {
-        printf("SKIP: osc pt2pt has no MPI_THREAD_MULTIPLE support\n");
-        return 77;
-    }
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    int rc = tu_init_multiple(&argc, &argv);
+    if (rc)
+        return rc;
     tu_name = "test_threads";
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    if (provided < MPI_THREAD_MULTIPLE) {
-        if (me == 0)
-            printf("SKIP: this MPI does not grant MPI_THREAD_MULTIPLE\n");
-        MPI_Finalize();
-        return 77;
-    }
     /* THREADS_INIT=ga: ARMCI_Init(), as GA_Initialize calls it, under an
      * MPI the program initialized at MULTIPLE; GA's OpenMP programs then
      * call in from every thread (test_threads_init.sh). */
@@ -330,7 +317,7 @@ int main(int argc, char **argv)
     sh_free();
     if (me == 0)
         printf("%d threads x %d iterations per process, seed %u\n", NT, iters, seed0);
-    int rc = tu_finish();
+    rc = tu_finish();
     ARMCI_Finalize();
     MPI_Finalize();
     return rc;
