@@ -124,16 +124,17 @@ static void set_adapt(int on)
 /* The one setting of a threaded run (collective).  ARMCI_GHOST_ASYNC=AUTO
  * picks off where any host has more processes than CPUs: ghosts there
  * share cores with the users' threads, and every redirected call waits
- * until its ghost is scheduled (GA 5.9.2's thread_perf_strided.x, ghost
- * builds on 2 cores: MPICH 460 s on against 12 s off, Open MPI 236 s
- * against 118 s; benchmarks/results/ga_make_check.5.9.2.txt).  Elsewhere
- * it picks on, where the automatic mode starts. */
+ * until its ghost is scheduled (measured with GA's threaded tests:
+ * docs/progress.md, "Threaded runs").  Elsewhere it picks on, where the
+ * automatic mode starts.  Every process joins the allreduce whatever its
+ * own ARMCI_GHOST_ASYNC says, so a setting that differs between processes
+ * cannot leave the others waiting in it. */
 static int threaded_setting(void)
 {
     int mode = armcii_state.cfg.ghost_async, crowded = armcii_host_crowded(), any;
+    armcii_allreduce(&crowded, &any, 1, MPI_INT, MPI_MAX, armcii_state.world);
     if (mode != ARMCII_ASYNC_AUTO)
         return mode == ARMCII_ASYNC_ON;
-    armcii_allreduce(&crowded, &any, 1, MPI_INT, MPI_MAX, armcii_state.world);
     if (armcii_state.rank == 0)
         armcii_log(1, "adapt: threaded run, no automatic mode; ARMCI_GHOST_ASYNC=AUTO "
                    "redirects %s for the run (%s)", any ? "off" : "on",
