@@ -154,10 +154,8 @@ void armcii_warn_once(const char *fmt, ...)
     va_end(ap);
 }
 
-void armcii_log(int level, const char *fmt, ...)
+void armcii_log_emit(const char *fmt, ...)
 {
-    if (armcii_state.cfg.verbose < level)
-        return;
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);

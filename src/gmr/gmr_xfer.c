@@ -34,10 +34,12 @@ static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, s
     return g;
 }
 
-/* 1 when the put was done on the hot path.  A put through the window
- * needs the target already marked as written through the window only
- * (mark_dirty in gmr_ops.c does the first marking and path switches). */
-static inline int fast_put(const void *src, void *dst, int bytes, int proc)
+/* 1 when the put was done on the hot path.  A node-local put is complete
+ * on return whether or not it was asked to block (GA issues nonblocking
+ * ones and waits); a put through the window needs a blocking call and the
+ * target already marked as written through the window only (mark_dirty in
+ * gmr_ops.c does the first marking and path switches). */
+static inline int fast_put(const void *src, void *dst, int bytes, int proc, int blocking)
 {
     size_t off;
     int r;
@@ -50,7 +52,7 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc)
         return 1;
     }
     /* request-based operations (gmr_yield.c) take the general path */
-    if (g->dirty[r] != ARMCII_DIRTY_WIN || armcii_gmr_state.yield_rma)
+    if (!blocking || g->dirty[r] != ARMCII_DIRTY_WIN || armcii_gmr_state.yield_rma)
         return 0;
     ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));
@@ -64,8 +66,9 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc)
 }
 
 /* A get needs no unfenced write of this process to the target (those are
- * flushed first on the general path: location consistency). */
-static inline int fast_get(const void *src, void *dst, int bytes, int proc)
+ * flushed first on the general path: location consistency); through the
+ * window, a blocking call as for fast_put. */
+static inline int fast_get(const void *src, void *dst, int bytes, int proc, int blocking)
 {
     size_t off;
     int r;
@@ -77,7 +80,7 @@ static inline int fast_get(const void *src, void *dst, int bytes, int proc)
         memmove(dst, d + off, (size_t)bytes);
         return 1;
     }
-    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+    if (!blocking || ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         return 0;
     ARMCII_MPI(MPI_Get(dst, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));
@@ -88,7 +91,7 @@ static inline int fast_get(const void *src, void *dst, int bytes, int proc)
 void armcii_gmr_put_contig(const char *call, const void *src, void *dst, int bytes,
                            int proc, const armcii_gmr_cmpl_t *c, armcii_opclass_t cls)
 {
-    if (cls == ARMCII_OP_PUT && c->blocking && fast_put(src, dst, bytes, proc))
+    if (cls == ARMCII_OP_PUT && fast_put(src, dst, bytes, proc, c->blocking))
         return;
     armcii_target_t t;
     armcii_gmr_xlate(call, dst, (size_t)bytes, proc, cls, &t);
@@ -103,7 +106,7 @@ void armcii_gmr_put_contig(const char *call, const void *src, void *dst, int byt
 void armcii_gmr_get_contig(const char *call, const void *src, void *dst, int bytes,
                            int proc, const armcii_gmr_cmpl_t *c)
 {
-    if (c->blocking && fast_get(src, dst, bytes, proc))
+    if (fast_get(src, dst, bytes, proc, c->blocking))
         return;
     armcii_target_t t;
     armcii_gmr_xlate(call, src, (size_t)bytes, proc, ARMCII_OP_GET, &t);

@@ -134,8 +134,10 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     int split = op->kind == ARMCII_IOV_ACC && armcii_acc_split();
     int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.all_local);
     /* The written side's blocks may not overlap in one MPI datatype: the
-     * target's for put and accumulate, the origin's for get. */
-    int overlap = !armcii_iov_strided_disjoint(levels, count,
+     * target's for put and accumulate, the origin's for get (node-local
+     * load/store does not care, and skips the check: GA's hot path). */
+    int overlap = in_slice && !local &&
+                  !armcii_iov_strided_disjoint(levels, count,
                                                op->kind == ARMCII_IOV_GET ? lstride : rstride);
     int few = nseg < STRIDED_DTYPE_MIN_BLOCKS;
     if (!in_slice || (!local && (split || overlap || few))) {

@@ -1,6 +1,8 @@
 /* Randomized strided put/get/acc (all 6 accumulate types with scales)
  * against locally computed references: stride levels 0..8, byte strides
  * that are not multiples of the level below, count-1 and zero-count levels,
+ * descriptors whose bytes lie back to back on both sides or on one side only
+ * (the library sends the first kind down its contiguous path),
  * blocking and nonblocking forms with explicit and NULL handles, PutS_flag,
  * armci_write_strided/armci_read_strided.  The method comes from the
  * environment (tests/mpi/test_iov_methods.sh runs every one). */
@@ -42,8 +44,10 @@ static long offsets(const desc_t *d, const int *s, long *out)
 
 /* Random descriptor whose both sides fit in AREA; strides are the inner
  * extent plus a gap that is a multiple of align (1 for put/get), so they are
- * usually not multiples of the lower level's stride. */
-static void gen(desc_t *d, int align, int maxblock)
+ * usually not multiples of the lower level's stride.  shape 1: no gap on
+ * either side (one run of bytes), a level of count 1 keeping an odd stride;
+ * shape 2: no gap on the local side only. */
+static void gen(desc_t *d, int align, int maxblock, int shape)
 {
     d->levels = rand() % 9;
     d->count[0] = align * (1 + rand() % (maxblock / align));
@@ -51,11 +55,16 @@ static void gen(desc_t *d, int align, int maxblock)
     for (int k = 1; k <= d->levels; k++) {
         int c = 1 + rand() % 3;
         int lg = align * (rand() % 4), rg = align * (rand() % 5);
+        if (shape)
+            lg = 0;
+        if (shape == 1)
+            rg = 0;
         if (nblk * c > MAXB || (lext + lg) * c > AREA || (rext + rg) * c > AREA)
             c = 1;
+        int odd = shape == 1 && c == 1 ? 3 * align : 0;
         d->count[k] = c;
-        d->ls[k - 1] = (int)(lext + lg);
-        d->rs[k - 1] = (int)(rext + rg);
+        d->ls[k - 1] = (int)(lext + lg + odd);
+        d->rs[k - 1] = (int)(rext + rg + odd);
         lext += (long)d->ls[k - 1] * (c - 1);
         rext += (long)d->rs[k - 1] * (c - 1);
         nblk *= c;
@@ -99,7 +108,8 @@ static void test_put_get(void **ptr, int iters)
         int t = (me + 1 + it) % np, how = it % 3;
         char *area = (char *)ptr[t] + (size_t)me * AREA;
         desc_t d;
-        gen(&d, 1, 40);
+        int shape = it % 4 == 3 ? 1 + it / 4 % 2 : 0;
+        gen(&d, 1, 40, shape);
         memset(ref, 0, AREA);
         ARMCI_Put(ref, area, AREA, t);
         ARMCI_Fence(t);  /* MPI does not order two puts to the same bytes */
@@ -119,14 +129,14 @@ static void test_put_get(void **ptr, int iters)
         complete((how + 1) % 3, &h);
         for (long b = 0; b < n; b++)
             CHECK(!memcmp(back + lo[b], src + lo[b], (size_t)d.count[0]),
-                  "iter %d levels %d: GetS block %ld differs", it, d.levels, b);
+                  "iter %d levels %d shape %d: GetS block %ld differs", it, d.levels, shape, b);
         ARMCI_Get(area, all, AREA, t);
         int bad = -1;
         for (int i = 0; i < AREA && bad < 0; i++)
             if (all[i] != ref[i])
                 bad = i;
-        CHECK(bad < 0, "iter %d levels %d count0 %d nblk %ld (%s): byte %d of the area is "
-              "%d, expected %d", it, d.levels, d.count[0], d.nblk,
+        CHECK(bad < 0, "iter %d levels %d shape %d count0 %d nblk %ld (%s): byte %d of the "
+              "area is %d, expected %d", it, d.levels, shape, d.count[0], d.nblk,
               how == 0 ? "PutS" : how == 1 ? "NbPutS+Wait" : "NbPutS(NULL)+WaitAll", bad,
               bad < 0 ? 0 : all[bad], bad < 0 ? 0 : ref[bad]);
     }
@@ -197,7 +207,8 @@ static void test_acc(void **ptr, int type, int iters, unsigned seed)
     for (int it = 0; it < iters; it++) {
         srand(seed + (unsigned)it * 101);  /* same descriptor on every rank */
         desc_t d;
-        gen(&d, e, 48);
+        int shape = it % 4 == 3 ? 1 + it / 4 % 2 : 0;
+        gen(&d, e, 48, shape);
         memset(ptr[me], 0, AREA);
         ARMCI_Barrier();
         for (long i = 0; i < AREA / e; i++)
@@ -229,8 +240,9 @@ static void test_acc(void **ptr, int type, int iters, unsigned seed)
         for (int i = 0; i < AREA && bad < 0; i++)
             if (((char *)ptr[me])[i] != ref[i])
                 bad = i;
-        CHECK(bad < 0, "acc type %d iter %d levels %d count0 %d nblk %ld: byte %d differs "
-              "(element %d)", type, it, d.levels, d.count[0], d.nblk, bad, bad / e);
+        CHECK(bad < 0, "acc type %d iter %d levels %d shape %d count0 %d nblk %ld: byte %d "
+              "differs (element %d)", type, it, d.levels, shape, d.count[0], d.nblk, bad,
+              bad / e);
         ARMCI_Barrier();
     }
     free(src), free(ref);
