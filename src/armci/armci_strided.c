@@ -31,9 +31,9 @@ static int check_strided(const char *call, const void *src, const int *sstr,
 /* Bytes of a valid, non-empty descriptor whose blocks lie back to back on
  * both sides (levels 0, or each level's stride equal to the span below it;
  * a level of count 1 adds nothing), else -1.  GA sends every 1-D patch and
- * every patch of whole columns through the strided calls, and the
- * contiguous path costs a fifth of the strided one node-locally (10 against
- * 57 ns for 8 bytes: no iterator, extent or method choice). */
+ * every patch of whole columns through the strided calls, and node-locally
+ * the contiguous path costs a fraction of the strided one (no iterator,
+ * extent or method choice: benchmarks/results/ga_patch.hotpath.2core.txt). */
 static int contiguous_bytes(const int sstr[], const int dstr[], const int count[],
                             int levels)
 {
@@ -50,22 +50,25 @@ static int contiguous_bytes(const int sstr[], const int dstr[], const int count[
     return (int)span;
 }
 
-/* The contiguous path for a descriptor contiguous_bytes accepted. */
-static void as_contiguous(const char *call, armcii_iov_kind_t kind, int datatype,
-                          void *scale, void *src, void *dst, int bytes, int proc,
-                          const armcii_gmr_cmpl_t *c)
+/* The contiguous path for a descriptor contiguous_bytes accepted; a put's
+ * class is PutS_flag's NOTIFY (served where a polling target needs it, as
+ * ARMCI_Put_flag's data) or PUT. */
+static void as_contiguous(const char *call, armcii_iov_kind_t kind, armcii_opclass_t put_cls,
+                          int datatype, void *scale, void *src, void *dst, int bytes,
+                          int proc, const armcii_gmr_cmpl_t *c)
 {
     if (kind == ARMCII_IOV_PUT)
-        armcii_gmr_put_contig(call, src, dst, bytes, proc, c, ARMCII_OP_PUT);
+        armcii_gmr_put_contig(call, src, dst, bytes, proc, c, put_cls);
     else if (kind == ARMCII_IOV_GET)
         armcii_gmr_get_contig(call, src, dst, bytes, proc, c);
     else
         armcii_gmr_acc_contig(call, datatype, scale, src, dst, bytes, proc, c);
 }
 
-static int strided(const char *call, armcii_iov_kind_t kind, int datatype, void *scale,
-                   void *src, int sstr[], void *dst, int dstr[], int count[],
-                   int levels, int proc, armci_hdl_t *hdl, int blocking)
+static int strided_cls(const char *call, armcii_iov_kind_t kind, armcii_opclass_t put_cls,
+                       int datatype, void *scale, void *src, int sstr[], void *dst,
+                       int dstr[], int count[], int levels, int proc, armci_hdl_t *hdl,
+                       int blocking)
 {
     armcii_api_enter(call);
     int work = check_strided(call, src, sstr, dst, dstr, count, levels, proc);
@@ -76,7 +79,7 @@ static int strided(const char *call, armcii_iov_kind_t kind, int datatype, void 
     int bytes = work ? contiguous_bytes(sstr, dstr, count, levels) : -1;
     if (bytes > 0) {
         armcii_gmr_cmpl_t c = {blocking, hdl};
-        as_contiguous(call, kind, datatype, scale, src, dst, bytes, proc, &c);
+        as_contiguous(call, kind, put_cls, datatype, scale, src, dst, bytes, proc, &c);
     } else if (work) {
         armcii_iov_op_t op = {call, kind, proc, datatype, scale, {blocking, hdl}};
         if (kind == ARMCII_IOV_GET)
@@ -86,6 +89,14 @@ static int strided(const char *call, armcii_iov_kind_t kind, int datatype, void 
     }
     armcii_api_leave();
     return 0;
+}
+
+static int strided(const char *call, armcii_iov_kind_t kind, int datatype, void *scale,
+                   void *src, int sstr[], void *dst, int dstr[], int count[],
+                   int levels, int proc, armci_hdl_t *hdl, int blocking)
+{
+    return strided_cls(call, kind, ARMCII_OP_PUT, datatype, scale, src, sstr, dst, dstr,
+                       count, levels, proc, hdl, blocking);
 }
 
 int PARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
@@ -144,8 +155,8 @@ int PARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_
                      int count[], int stride_levels, int *flag, int value, int proc)
 {
     static const char call[] = "ARMCI_PutS_flag";
-    strided(call, ARMCII_IOV_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr, dst_stride_ar,
-            count, stride_levels, proc, NULL, 1);
+    strided_cls(call, ARMCII_IOV_PUT, ARMCII_OP_NOTIFY, 0, NULL, src_ptr, src_stride_ar,
+                dst_ptr, dst_stride_ar, count, stride_levels, proc, NULL, 1);
     if (ARMCII_UNLIKELY(!flag))
         armcii_error(call, "flag pointer is NULL");
     armcii_api_enter(call);

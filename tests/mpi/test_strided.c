@@ -248,6 +248,36 @@ static void test_acc(void **ptr, int type, int iters, unsigned seed)
     free(src), free(ref);
 }
 
+/* PutS_flag of 4 blocks of 8 bytes, `stride` apart: data then flag, the
+ * flag's owner waits for the flag and then finds the data (a pattern of
+ * this round's own, so earlier rounds' bytes cannot pass for it). */
+static void puts_flag_round(void **ptr, char *area, int stride, int value)
+{
+    int t = (me + 1) % np;
+    char buf[64];
+    for (int i = 0; i < 64; i++)
+        buf[i] = (char)(i * 3 + value + me);
+    int *flags = (int *)((char *)ptr[t] + (size_t)np * AREA);
+    int cc[2] = {8, 4}, ss[1] = {stride};
+    ARMCI_Barrier();
+    ARMCI_PutS_flag(buf, ss, area, ss, cc, 1, flags + me, value, t);
+    volatile int *mine = (int *)((char *)ptr[me] + (size_t)np * AREA);
+    int from = (me + np - 1) % np;
+    /* GA's target spins with plain loads.  Where the origin's fence needs
+     * the target to progress (tu_put_needs_target), only there poll. */
+    int poll = tu_put_needs_target();
+    for (long spins = 0; mine[from] != value; spins++)
+        if (poll && spins % 1024 == 0)
+            ARMCIX_Progress();
+    char *arrived = (char *)ptr[me] + (size_t)from * AREA;
+    for (int b = 0; b < 4; b++)
+        for (int j = 0; j < 8; j++)
+            CHECK(arrived[b * stride + j] == (char)((b * stride + j) * 3 + value + from),
+                  "PutS_flag (stride %d): block %d byte %d not there when the flag was",
+                  stride, b, j);
+    ARMCI_Barrier();
+}
+
 /* Degenerate descriptors: zero counts move nothing; level 0 with NULL
  * strides is contiguous; PutS_flag; local pack/unpack. */
 static void test_edges(void **ptr)
@@ -272,25 +302,10 @@ static void test_edges(void **ptr)
     ARMCI_PutS(buf, NULL, area, NULL, c1, 0, t);
     ARMCI_GetS(area, NULL, got, NULL, c1, 0, t);
     CHECK(!memcmp(got, buf, 40), "level-0 PutS/GetS with NULL strides");
-    /* PutS_flag: data then flag, the flag's owner waits for it */
-    int *flags = (int *)((char *)ptr[t] + (size_t)np * AREA);
-    int cc[2] = {8, 4}, ss[1] = {12};
-    ARMCI_Barrier();
-    ARMCI_PutS_flag(buf, ss, area, ss, cc, 1, flags + me, 7, t);
-    volatile int *mine = (int *)((char *)ptr[me] + (size_t)np * AREA);
-    int from = (me + np - 1) % np;
-    /* GA's target spins with plain loads.  Where the origin's fence needs
-     * the target to progress (tu_put_needs_target), only there poll. */
-    int poll = tu_put_needs_target();
-    for (long spins = 0; mine[from] != 7; spins++)
-        if (poll && spins % 1024 == 0)
-            ARMCIX_Progress();
-    char *arrived = (char *)ptr[me] + (size_t)from * AREA;
-    for (int b = 0; b < 4; b++)
-        for (int j = 0; j < 8; j++)
-            CHECK(arrived[b * 12 + j] == (char)(b * 12 + j + from),
-                  "PutS_flag: block %d byte %d not there when the flag was", b, j);
-    ARMCI_Barrier();
+    /* PutS_flag, strided (stride 12) and back to back (stride 8: the
+     * contiguous path) */
+    puts_flag_round(ptr, area, 12, 7);
+    puts_flag_round(ptr, area, 8, 8);
     /* pack/unpack */
     char packed[64], un[64];
     int pc[3] = {3, 2, 3}, ps[2] = {5, 13};
