@@ -123,7 +123,7 @@ check-ghost:
 # (memory pools, world hiding in C and Fortran, redirection, switching
 # under load, Fortran GA, processes that die) in mode vn2 only, to keep
 # CI's time.
-GHOST_SMOKE_TESTS = tests/mpi/test_ghost_acc tests/mpi/test_ghost_regions tests/mpi/test_ghost_pools \
+GHOST_SMOKE_TESTS = tests/mpi/test_ghost_acc tests/mpi/test_ghost_am tests/mpi/test_ghost_regions tests/mpi/test_ghost_pools \
 	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch tests/mpi/test_adapt_inphase tests/mpi/test_adapt_threaded \
 	tests/mpi/test_ghost_idle \
 	tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh

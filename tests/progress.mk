@@ -11,6 +11,10 @@ EXTRA_DIST += tests/mpi/ghost_world.h tests/mpi/region_pattern.h tests/mpi/adapt
 UNIT_SHELL_TESTS += tests/unit/test_ghost_defs.sh
 # links the library's objects: it reads the internal redirection counter
 tests_mpi_test_ghost_acc_LDADD = libarmci_core.la
+# ghost build: accumulates and RMW applied by ghosts from messages (and
+# through MPI RMA with ARMCI_GHOST_AM=off), the node-local path into pools
+MPI_TESTS += tests/mpi/test_ghost_am
+tests_mpi_test_ghost_am_LDADD = libarmci_core.la
 MPI_TESTS += tests/mpi/test_ghost_regions
 tests_mpi_test_ghost_regions_LDADD = libarmci_core.la
 # more than 32 pools, freed-slice reuse, the full-pool fallback

@@ -37,8 +37,12 @@
 #                       runtimes
 #   -E NAME=VAR=VALUE   environment for that runtime's runs (repeatable),
 #                       e.g. -E ghost-auto=ARMCI_GHOST_ASYNC=auto
-#   -V NAME=V           run on V virtual nodes (this library only): sets
-#                       ARMCI_VIRTUAL_NODE_SIZE = procs / V
+#   -V NAME=V           run on V virtual nodes: this library gets
+#                       ARMCI_VIRTUAL_NODE_SIZE = procs / V; GA's own runtimes
+#                       (no -A) get tools/apps/procname_shim.c preloaded into
+#                       their ranks with PROCNAME_SHIM_PER_NODE = procs / V +
+#                       the -x count (MPI-PR then runs a progress rank on each
+#                       virtual node, and GA bins owners by virtual node)
 #   -x NAME=K           K extra processes per node (MPI-PR 1; ghost build:
 #                       its ghosts per node); nodes = V with -V, else -H
 #   -a NAME="ARGS"      extra launcher arguments for that runtime
@@ -86,10 +90,13 @@
 #     -R g-on=...ghost.../install -A g-on=... -V g-on=2 -x g-on=1 \
 #       -E g-on=ARMCI_GHOST_ASYNC=on
 #     -R g-auto=... -V g-auto=2 -x g-auto=1 -E g-auto=ARMCI_GHOST_ASYNC=auto
+# GA's own runtimes on the same virtual nodes (MPI-PR: a progress rank each):
+#     -R pr-vn=...mpi-pr.../install -V pr-vn=2 -x pr-vn=1
+#     -R ts-vn=...mpi-ts.../install -V ts-vn=2
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-usage() { sed -n '31,65p' "$0" >&2; exit 2; }
+usage() { sed -n '31,69p' "$0" >&2; exit 2; }
 die() { echo "ga-compare.sh: $*" >&2; exit 1; }
 
 nr=0          # runtimes: rt_name_I rt_ga_I rt_armci_I rt_env_I rt_v_I rt_x_I rt_args_I
@@ -209,6 +216,7 @@ ompi) ompi=1 ;;
 /*) [ -x "$mpi/bin/ompi_info" ] && ompi=1 ;;
 esac
 cflags=${GA_COMPARE_CFLAGS:--O2}
+shim="" # built once below when a GA runtime runs on virtual nodes
 
 case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 stem=${out%.txt}
@@ -261,7 +269,11 @@ while [ $i -lt $nr ]; do
                 { cat "$bdir/$prog.log"; die "cannot build $prog for $name"; }
         done
     fi
-    eval "rt_bin_$i=\$bdir"
+    eval "rt_bin_$i=\$bdir v=\$rt_v_$i"
+    if [ -z "$armci" ] && [ "$v" -gt 0 ] && [ -z "$shim" ]; then
+        shim=$(MPICC=$cc procname_shim "$work" "$top/tools/apps/procname_shim.c") ||
+            die "cannot build the procname shim"
+    fi
     i=$((i + 1))
 done
 
@@ -273,9 +285,13 @@ launched() { # I P -> processes launched
     echo $(($2 + x * n))
 }
 run_env() { # I P -> VAR=VALUE words
-    eval "v=\$rt_v_$1 e=\$rt_env_$1 armci=\$rt_armci_$1"
+    eval "v=\$rt_v_$1 e=\$rt_env_$1 armci=\$rt_armci_$1 x=\$rt_x_$1"
     words=$e
-    [ "$v" -gt 0 ] && words="$words ARMCI_VIRTUAL_NODE_SIZE=$(($2 / v))"
+    if [ "$v" -gt 0 ] && [ -n "$armci" ]; then
+        words="$words ARMCI_VIRTUAL_NODE_SIZE=$(($2 / v))"
+    elif [ "$v" -gt 0 ]; then
+        words="$words PROCNAME_SHIM_PER_NODE=$(($2 / v + x))"
+    fi
     [ -n "$armci" ] && words="$words LD_LIBRARY_PATH=$armci/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     echo $words
 }
@@ -293,7 +309,10 @@ while [ $r -lt "$rounds" ]; do
             k=0
             while [ $k -lt $nr ]; do
                 i=$(((k + r) % nr))
-                eval "name=\$rt_name_$i bin=\$rt_bin_$i/\$prog largs=\$rt_args_$i"
+                eval "name=\$rt_name_$i bin=\$rt_bin_$i/\$prog largs=\$rt_args_$i v=\$rt_v_$i a=\$rt_armci_$i"
+                # the shim goes into the ranks only (the launcher calls gethostname too)
+                pre=""
+                [ "$v" -gt 0 ] && [ -z "$a" ] && pre="env LD_PRELOAD=$shim"
                 np=$(launched $i $p)
                 envw=$(run_env $i $p)
                 xargs=""
@@ -304,10 +323,10 @@ while [ $r -lt "$rounds" ]; do
                 {
                     echo "# round $r, $p computing processes, runtime $name, $np launched"
                     echo "# env $envw"
-                    echo "# run $launcher $np$xargs $largs $bin $args"
+                    echo "# run $launcher $np$xargs $largs $pre $bin $args"
                 } >"$log"
                 t0=$(date +%s)
-                env $envw timeout -k 10 "$limit" $launcher $np $xargs $largs "$bin" $args \
+                env $envw timeout -k 10 "$limit" $launcher $np $xargs $largs $pre "$bin" $args \
                     >>"$log" 2>&1 </dev/null
                 rc=$?
                 echo "ga-compare.sh: round $r procs $p $prog ${args:+($args) }$name: exit $rc, $(($(date +%s) - t0)) s"
@@ -354,8 +373,12 @@ done
         eval "n=\$rt_name_$i ga=\$rt_ga_$i armci=\$rt_armci_$i la=\$rt_args_$i"
         l=""
         for p in $nprocs; do l="$l $p->$(launched $i $p)"; done
-        eval "e=\$rt_env_$i v=\$rt_v_$i"
-        [ "$v" -gt 0 ] && e="$e ARMCI_VIRTUAL_NODE_SIZE=procs/$v"
+        eval "e=\$rt_env_$i v=\$rt_v_$i x=\$rt_x_$i"
+        if [ "$v" -gt 0 ] && [ -n "$armci" ]; then
+            e="$e ARMCI_VIRTUAL_NODE_SIZE=procs/$v"
+        elif [ "$v" -gt 0 ]; then
+            e="$e PROCNAME_SHIM_PER_NODE=procs/$v+$x (procname_shim.so in the ranks)"
+        fi
         e=$(echo $e)
         echo "#   $n: GA $ga${armci:+ on ARMCI $armci}; procs->launched:$l${e:+; env $e}${la:+; launcher args $la}"
         i=$((i + 1))

@@ -2,6 +2,7 @@ libarmci_core_la_SOURCES += \
 	src/common/common.h \
 	src/common/common_config.def \
 	src/common/common_config.c \
+	src/common/common_acc.c \
 	src/common/common_error.c \
 	src/common/common_death.c \
 	src/common/common_init.c \

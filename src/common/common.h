@@ -52,6 +52,7 @@ typedef struct {
 enum { ARMCII_STRIDED_DIRECT = 0, ARMCII_STRIDED_IOV = 1 };
 enum { ARMCII_IOV_AUTO = 0, ARMCII_IOV_CONSRV, ARMCII_IOV_BATCHED, ARMCII_IOV_DIRECT };
 enum { ARMCII_ASYNC_ON = 0, ARMCII_ASYNC_OFF, ARMCII_ASYNC_AUTO };
+enum { ARMCII_GHOST_AM_ON = 0, ARMCII_GHOST_AM_OFF, ARMCII_GHOST_AM_ALL };
 enum { ARMCII_ACC_SPLIT_AUTO = 0, ARMCII_ACC_SPLIT_ON, ARMCII_ACC_SPLIT_OFF };
 enum { ARMCII_WAIT_YIELD_AUTO = 0, ARMCII_WAIT_YIELD_ON, ARMCII_WAIT_YIELD_OFF };
 
@@ -279,6 +280,15 @@ void armcii_quirks_log(void);
 /* Whether this MPI's waiting calls give the core away (sched_yield) when
  * they find nothing to do; PMPI and MPI_T only, for the ghost layer. */
 int armcii_mpi_yields_when_idle(void);
+
+/* ---- CPU accumulate kernels (common_acc.c) ---- */
+/* dst[i] += scale * src[i] over bytes of ARMCI_ACC_* type datatype (the
+ * caller holds whatever lock makes it atomic). */
+void armcii_acc_kernel(int datatype, const void *scale, const void *src, void *dst,
+                       size_t bytes);
+/* dst[i] = scale * src[i]: a scaled accumulate staged for MPI, which only sums. */
+void armcii_acc_scale(int datatype, const void *scale, const void *src, void *dst,
+                      size_t bytes);
 
 /* ---- topology (common_topo.c) ---- */
 /* Collective over world: split into (virtual) nodes; node_of[] of everyone. */

@@ -4,6 +4,7 @@ libarmci_core_la_SOURCES += \
 	src/ghost/ghost_impl.h \
 	src/ghost/ghost_init.c \
 	src/ghost/ghost_pool.c \
+	src/ghost/ghost_am.c \
 	src/ghost/ghost_pmpi.c \
 	src/ghost/ghost_fortran.c
 endif

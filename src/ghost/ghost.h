@@ -46,6 +46,7 @@ typedef struct {
     char *ptr;            /* my mapping (the region's memory here) */
     int pool;             /* index into the pools */
     MPI_Aint gdisp;       /* displacement at my ghost in that pool's window */
+    size_t off;           /* offset in my partition of that pool */
 } armcii_ghost_slice_t;
 
 
@@ -67,6 +68,11 @@ void armcii_ghost_set_busy(int busy);
 MPI_Win armcii_ghost_pool_win(int i);
 
 
+/* User: my mapping of the partition of user-world rank `user` in pool `pool`
+ * when that user shares my (virtual) node and its partition could be
+ * mapped here, else NULL (the node-local path into ghost-reachable memory). */
+char *armcii_ghost_peer_partition(int pool, int user);
+
 /* ---- pools (ghost_pool.c) ---- */
 /* Collective over every user and ghost: a new pool whose partitions hold at
  * least min_part bytes (and twice the last one, up to the growth cap). The
@@ -76,5 +82,51 @@ void armcii_ghost_pool_grow(size_t min_part);
 int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s);
 /* User: give a slice back (no operation on it may be in flight). */
 void armcii_ghost_pool_free(const armcii_ghost_slice_t *s, size_t size);
+
+
+/* ---- operations shipped to ghosts as messages (ghost_am.c) ---- */
+/* A request to a ghost: an accumulate or a put (header, then the origin's
+ * data in ARMCI's pack order), a get, a read-modify-write or a fence
+ * (header only; the reply carries the data, the old value or nothing). */
+#define ARMCII_AM_MAX_LEVELS 8
+enum { ARMCII_AM_ACC = 1, ARMCII_AM_RMW, ARMCII_AM_FENCE, ARMCII_AM_PUT, ARMCII_AM_GET };
+/* RMW operation codes are ARMCI_FETCH_AND_ADD(_LONG) and ARMCI_SWAP(_LONG),
+ * and this one: compare operand[0] and swap in operand[1] (ints). */
+enum { ARMCII_AM_CAS_INT = 100 };
+typedef struct {
+    int32_t kind;
+    int32_t datatype;     /* ACC: ARMCI_ACC_*; RMW: the operation code */
+    int32_t pool;         /* the pool holding the target */
+    int32_t levels;       /* ACC, PUT, GET: stride levels of the target (0: contiguous;
+                           * -1: a vector of count[1] blocks whose int64 displacements
+                           * in the pool come first in the payload) */
+    int32_t tag;          /* GET, RMW, FENCE: the reply's tag (set by ghost_am.c) */
+    int32_t count[ARMCII_AM_MAX_LEVELS + 1]; /* count[0] bytes per block */
+    int64_t disp;         /* the target's displacement in the pool's window */
+    int64_t stride[ARMCII_AM_MAX_LEVELS];    /* the target's byte strides */
+    union {
+        double scale[2];  /* ACC: the ARMCI scale (as many bytes as the type's) */
+        long operand[2];  /* RMW: the value (CAS: compare, value) */
+    };
+} armcii_ghost_am_t;
+/* User: a zeroed header followed by payload bytes for the caller to fill
+ * (the message is handed to armcii_ghost_am_post, which frees it). */
+void *armcii_ghost_am_msg(size_t payload, armcii_ghost_am_t **hdr);
+/* User: send an accumulate or put (h->kind) to ghost (pworld rank); locally
+ * complete on return, applied at ghost before the reply to my next fence
+ * of it and before any later request of mine. */
+void armcii_ghost_am_post(int ghost, armcii_ghost_am_t *h, size_t payload);
+/* User: the target's blocks h describes (a message from armcii_ghost_am_msg
+ * with payload bytes after it: a vector's displacements), packed into dst
+ * (bytes); frees h. */
+void armcii_ghost_am_get(int ghost, armcii_ghost_am_t *h, size_t payload, void *dst,
+                         size_t bytes);
+/* User: one RMW at (pool, disp) applied by ghost; returns the old value. */
+long armcii_ghost_am_rmw(int ghost, int pool, MPI_Aint disp, int op, long a, long b);
+/* User: everything I sent to ghost (-1: to every ghost) is applied on
+ * return; returns how many ghosts had to be asked. */
+int armcii_ghost_am_fence(int ghost);
+/* User: requests sent to ghosts so far (tests, profiler). */
+unsigned long armcii_ghost_am_count(void);
 
 #endif /* ARMCI_GHOST_H */

@@ -20,6 +20,8 @@ typedef struct {
     int fd;               /* user: my partition's memory file (reservations) */
     MPI_Aint disp;        /* user: my partition's displacement at my ghost */
     armcii_ghost_free_t *free; /* user: what is free in my partition */
+    char **peer;          /* user: by chunk rank, my mapping of that user's partition
+                           * (mine: base; NULL where it could not be mapped) */
 } armcii_ghost_pool_t;
 
 /* ---- module state: the one global of src/ghost ---- */
@@ -48,6 +50,19 @@ typedef struct {
     int grow_count;            /* ghost: users mapped into the pool being made */
     char *grow_base;           /* ghost: that pool's mapping */
     size_t grow_part;
+    MPI_Comm chunk_comm;       /* user: the users of my chunk (virtual node); else NULL */
+    int chunk_size;            /* user: its size */
+    int *chunk_urank;          /* user: its members' user-world ranks */
+    MPI_Comm am_comm;          /* messages to ghosts (ghost_am.c): dup of pworld */
+    int am_nranks;             /* pworld's size */
+    unsigned long *am_posted;  /* user: by ghost, writes sent to it */
+    unsigned long *am_applied; /* user: by ghost, how many of them a fence saw applied */
+    unsigned long am_sent;     /* user: requests sent to ghosts */
+    unsigned long am_seq;      /* user: reply tags handed out */
+    void *am_buf;              /* ghost: the message being applied */
+    size_t am_cap;
+    char *am_rbuf;             /* ghost: a get's reply */
+    size_t am_rcap;
     int attr_view[3];          /* user: the user-world values of MPI_UNIVERSE_SIZE,
                                 * MPI_IO, MPI_HOST handed out by pointer (ghost_pmpi.c) */
 } armcii_ghost_state_t;
@@ -75,6 +90,14 @@ void armcii_ghost_preinit(void);
 void armcii_ghost_teardown(void);
 /* User side: send a command to my ghost and wait for its reply. */
 MPI_Aint armcii_ghost_command(const armcii_ghost_cmd_t *c);
+
+/* Both sides: the message channel to ghosts, after pworld (ghost_am.c). */
+void armcii_ghost_am_setup(void);
+void armcii_ghost_am_free(void);
+/* Ghost: apply every request that has arrived; returns how many. */
+int armcii_ghost_am_poll(void);
+/* The requests' tag on am_comm (replies use per-request tags). */
+enum { ARMCII_AM_TAG = 7101 };
 
 /* Ghost: one GROW command from user src (pworld rank). */
 void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src);

@@ -37,6 +37,7 @@
 
 armcii_ghost_state_t armcii_ghost_state = {
     .pworld = MPI_COMM_NULL, .user_world = MPI_COMM_NULL, .cmd_comm = MPI_COMM_NULL,
+    .chunk_comm = MPI_COMM_NULL, .am_comm = MPI_COMM_NULL,
 };
 
 /* Errors go through the library's one path (armcii_error, ARMCII_MPI):
@@ -88,6 +89,7 @@ static void bind_users(const int *chunk, int users, int g, int gi)
 typedef struct {
     MPI_Comm node;
     int ghost_line, nbound, *bound;
+    int chunk;        /* the pworld rank that opens my chunk (its users share memory) */
 } node_view_t;
 
 /* Place ghosts; sets GH.is_ghost, my_ghost/bound_users; returns chunk size. */
@@ -113,6 +115,7 @@ static int place(int g, int vn, int *chunk_users, node_view_t *nv)
     int base = nrank - nrank % chunk, pos = nrank % chunk, users = chunk - g;
     GH.is_ghost = pos >= users;
     nv->node = node;
+    nv->chunk = prank[base];
     nv->ghost_line = -1;
     nv->nbound = 0;
     nv->bound = malloc((size_t)users * sizeof(int));
@@ -176,12 +179,25 @@ void armcii_ghost_setup(void)
         PMPI_Comm_set_errhandler(GH.pworld, MPI_ERRORS_RETURN) != MPI_SUCCESS)
         armcii_error(LAYOUT, "cannot duplicate MPI_COMM_WORLD");
     ARMCII_MPI(PMPI_Comm_dup(GH.pworld, &GH.cmd_comm));
+    armcii_ghost_am_setup();
     int me, users;
     node_view_t nv;
     ARMCII_MPI(PMPI_Comm_rank(GH.pworld, &me));
     place(cfg.ghosts_per_node, cfg.virtual_node_size, &users, &nv);
     GH.users_per_chunk = users;
     ARMCII_MPI(PMPI_Comm_split(GH.pworld, GH.is_ghost, me, &GH.user_world));
+    /* the users of my chunk map each other's pool partitions (ghost_pool.c) */
+    ARMCII_MPI(PMPI_Comm_split(GH.pworld, GH.is_ghost ? MPI_UNDEFINED : nv.chunk, me,
+                               &GH.chunk_comm));
+    if (!GH.is_ghost) {
+        int ur;
+        ARMCII_MPI(PMPI_Comm_rank(GH.user_world, &ur));
+        ARMCII_MPI(PMPI_Comm_size(GH.chunk_comm, &GH.chunk_size));
+        GH.chunk_urank = malloc((size_t)GH.chunk_size * sizeof(int));
+        if (!GH.chunk_urank)
+            armcii_error(LAYOUT, "out of memory");
+        ARMCII_MPI(PMPI_Allgather(&ur, 1, MPI_INT, GH.chunk_urank, 1, MPI_INT, GH.chunk_comm));
+    }
     /* on ghosts the split's other half is the ghosts' communicator */
     armcii_round_setup(nv.node, nv.ghost_line, nv.bound, nv.nbound, GH.user_world, &cfg);
     free(nv.bound);
@@ -238,6 +254,11 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
 
 static void free_comms(void)
 {
+    armcii_ghost_am_free();
+    if (GH.chunk_comm != MPI_COMM_NULL)
+        ARMCII_MPI(PMPI_Comm_free(&GH.chunk_comm));
+    free(GH.chunk_urank);
+    GH.chunk_urank = NULL;
     ARMCII_MPI(PMPI_Comm_free(&GH.cmd_comm));
     ARMCII_MPI(PMPI_Comm_free(&GH.user_world));
     ARMCII_MPI(PMPI_Comm_free(&GH.pworld));
@@ -276,6 +297,9 @@ __attribute__((noreturn)) static void serve(long nap_us)
                           GH.cmd_comm, &req));
     while (fin < GH.bound_users || !rounds_over) {
         int flag = held;
+        int served = armcii_ghost_am_poll();
+        if (served)
+            idle_us = IDLE_NAP_MIN_US;
         rounds_over = armcii_round_ghost_step(fin == GH.bound_users);
         if (fin < GH.bound_users && !held)
             ARMCII_MPI(PMPI_Test(&req, &flag, &st));
@@ -283,8 +307,8 @@ __attribute__((noreturn)) static void serve(long nap_us)
          * proposal's outcome: it waits for the outcome instead */
         held = flag && c.op == ARMCII_GHOST_GROW && armcii_round_ghost_busy();
         if (!flag || held) {
-            if (held || armcii_round_ghost_busy())
-                continue; /* a proposal open: users may be waiting, no nap */
+            if (served || held || armcii_round_ghost_busy())
+                continue; /* messages flowing, or a proposal open: no nap */
             if (fin == GH.bound_users) { /* the other ghosts' rounds to finish */
                 struct timespec tick = {0, 100000};
                 nanosleep(&tick, NULL);
@@ -329,6 +353,9 @@ void armcii_ghost_teardown(void)
 {
     if (!GH.ghosts_on)
         return;
+    /* what went to ghosts as messages is applied before they may leave
+     * (a program may end MPI without ARMCI_Finalize) */
+    armcii_ghost_am_fence(-1);
     armcii_ghost_cmd_t c = {.op = ARMCII_GHOST_FIN};
     ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, GH.my_ghost, ARMCII_GHOST_TAG_CMD, GH.cmd_comm));
     armcii_round_free();

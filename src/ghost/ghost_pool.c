@@ -57,6 +57,9 @@ static MPI_Win pool_window(void *base, size_t size)
     return win;
 }
 
+static int open_partition(const armcii_ghost_cmd_t *c);
+static void map_peers(armcii_ghost_pool_t *p, const armcii_ghost_cmd_t *c);
+
 /* ---------------------------------------------------------------- user */
 
 /* My partition's file: a memfd, announced as /proc/pid/fd, else shm. */
@@ -108,7 +111,6 @@ void armcii_ghost_pool_grow(size_t min_part)
             close(fd);
         fd = make_named_partition(part, &c);
         disp = armcii_ghost_command(&c);
-        shm_unlink(c.name); /* both mappings stay valid */
         if (disp < 0)
             armcii_error("ARMCI_Malloc", "my ghost cannot map shared memory %s", c.name);
     }
@@ -125,10 +127,52 @@ void armcii_ghost_pool_grow(size_t min_part)
     *p->free = (armcii_ghost_free_t){0, part, NULL};
     p->win = pool_window(NULL, 0); /* users expose nothing in pools */
     ARMCII_MPI(PMPI_Win_lock_all(MPI_MODE_NOCHECK, p->win));
+    map_peers(p, &c);
+    if (c.name[0])
+        shm_unlink(c.name); /* every mapping stays valid */
     armcii_lock(&GH.pool_lock);
     GH.npools++;
     armcii_unlock(&GH.pool_lock);
     armcii_log(1, "ghosts: pool %d: %zu KiB per user", GH.npools - 1, part >> 10);
+}
+
+/* The users of my chunk map each other's partitions of pool p (collective
+ * over the chunk; c describes mine): the node-local path into regions in
+ * pools.  A partition that cannot be opened here (a host that refuses
+ * /proc/pid/fd) stays unmapped, and operations on it take the MPI path. */
+static void map_peers(armcii_ghost_pool_t *p, const armcii_ghost_cmd_t *c)
+{
+    int n = GH.chunk_size, me;
+    ARMCII_MPI(PMPI_Comm_rank(GH.chunk_comm, &me));
+    armcii_ghost_cmd_t *all = malloc((size_t)n * sizeof *all);
+    p->peer = calloc((size_t)n, sizeof *p->peer);
+    if (!all || !p->peer)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    ARMCII_MPI(PMPI_Allgather(c, sizeof *c, MPI_BYTE, all, sizeof *c, MPI_BYTE, GH.chunk_comm));
+    for (int k = 0; k < n; k++) {
+        if (k == me) {
+            p->peer[k] = p->base;
+            continue;
+        }
+        int fd = open_partition(&all[k]);
+        if (fd < 0)
+            continue;
+        void *m = mmap(NULL, p->part, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        p->peer[k] = m == MAP_FAILED ? NULL : m;
+    }
+    free(all);
+    ARMCII_MPI(PMPI_Barrier(GH.chunk_comm)); /* before a named partition is unlinked */
+}
+
+char *armcii_ghost_peer_partition(int pool, int user)
+{
+    if (pool < 0 || pool >= GH.npools || !GH.pool[pool].peer)
+        return NULL;
+    for (int k = 0; k < GH.chunk_size; k++)
+        if (GH.chunk_urank[k] == user)
+            return GH.pool[pool].peer[k];
+    return NULL;
 }
 
 /* First fit in one partition; the offset, or -1. */
@@ -165,12 +209,12 @@ int armcii_ghost_pool_alloc(size_t size, armcii_ghost_slice_t *s)
     /* Sparse file: reserve the pages now, so a full memory fails here. */
     int rc = posix_fallocate(p->fd, (off_t)off, (off_t)len);
     if (rc) {
-        armcii_ghost_slice_t back = {p->base + off, i - 1, p->disp + off};
+        armcii_ghost_slice_t back = {p->base + off, i - 1, p->disp + off, (size_t)off};
         armcii_ghost_pool_free(&back, size);
         armcii_error("ARMCI_Malloc", "cannot reserve %zu bytes of shared memory (%s)", len,
                      strerror(rc));
     }
-    *s = (armcii_ghost_slice_t){p->base + off, i - 1, p->disp + off};
+    *s = (armcii_ghost_slice_t){p->base + off, i - 1, p->disp + off, (size_t)off};
     return 0;
 }
 
@@ -272,6 +316,11 @@ void armcii_ghost_pool_destroy(void)
             ARMCII_MPI(PMPI_Win_unlock_all(p->win));
         ARMCII_MPI(PMPI_Win_free(&p->win));
         munmap(p->base, p->part * (size_t)(GH.is_ghost ? GH.bound_users : 1));
+        for (int k = 0; p->peer && k < GH.chunk_size; k++)
+            if (p->peer[k] && p->peer[k] != p->base)
+                munmap(p->peer[k], p->part);
+        free(p->peer);
+        p->peer = NULL;
         if (!GH.is_ghost)
             close(p->fd);
         while (p->free) {

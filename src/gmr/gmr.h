@@ -75,7 +75,16 @@ typedef struct armcii_target {
     int all_local;     /* the region's members all share the node and direct is
                         * on: its accumulates and RMW use CPU atomics */
     int reads;         /* the operation fetches data (see complete_local) */
+    int am;            /* ghost build: an accumulate or RMW its ghost applies from
+                        * a message (rank: the ghost, disp: in pool am_pool) */
+    int am_pool;
 } armcii_target_t;
+
+/* Deepest strided target an accumulate shipped to a ghost may describe
+ * (t->am; GA's 7-d arrays need 6); deeper ones go block by block. */
+#define ARMCII_AM_LEVELS 8
+/* The largest transfer one such message carries (MPI counts are ints). */
+#define ARMCII_AM_MAX_BYTES ((size_t)1 << 30)
 
 /* How an issued operation completes: now (locally) or in a handle's set. */
 typedef struct {
@@ -111,6 +120,23 @@ void armcii_gmr_call_begin(void);
 void armcii_gmr_call_clock(void);
 /* The calling thread's record of the call that is returning. */
 armcii_gmr_callop_t armcii_gmr_call_end(void);
+/* The MPI operations gmr issues for the classes above, counted and timed
+ * while operations are counted (ARMCII_MEASURE_COUNT: the profiler), so that
+ * a class's time can be told apart by what the MPI did with it.  MSG_*:
+ * messages to ghosts (ghost build): writes, requests with a reply (get,
+ * RMW), fences. */
+typedef enum {
+    ARMCII_MPIOP_PUT, ARMCII_MPIOP_GET, ARMCII_MPIOP_ACC, ARMCII_MPIOP_ATOMIC,
+    ARMCII_MPIOP_FLUSH_LOCAL, ARMCII_MPIOP_FLUSH, ARMCII_MPIOP_FLUSH_ALL,
+    ARMCII_MPIOP_MSG_WRITE, ARMCII_MPIOP_MSG_READ, ARMCII_MPIOP_MSG_FENCE, ARMCII_MPIOP_N
+} armcii_mpiop_t;
+/* "MPI_Put", ... for the report. */
+const char *armcii_gmr_mpiop_name(int k);
+/* Calls and seconds per MPI operation so far. */
+void armcii_gmr_mpiop_stats(double calls[ARMCII_MPIOP_N], double secs[ARMCII_MPIOP_N]);
+/* A strided operation was translated by its extent: count payload bytes
+ * for it instead (the per-class bytes and the call's record). */
+void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload);
 /* Operations and bytes per class translated so far (ARMCII_MEASURE_COUNT). */
 void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS]);
 
@@ -193,6 +219,9 @@ void armcii_gmr_complete_remote(const armcii_target_t *t);
  * remotely complete on return; yields while waiting where waits yield. */
 void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
                          MPI_Datatype dt, MPI_Op op);
+/* One-element atomic compare-and-swap of an int on t's path, remotely
+ * complete on return; returns the value found. */
+int armcii_gmr_cas_int(const armcii_target_t *t, int compare, int value);
 /* Complete an issued operation as c asks: locally now, or in a set. */
 void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t);
 /* Before a read (get, RMW) of t: remote-complete earlier writes to it. */
@@ -221,9 +250,6 @@ void armcii_gmr_put_flag(const char *call, int *flag, int value, int proc);
 int armcii_gmr_acc_elem(int datatype);
 /* MPI element type, element size and MPI elements per ARMCI element. */
 void armcii_gmr_acc_type(int datatype, MPI_Datatype *mt, int *elem, int *mult);
-/* dst[i] += scale * src[i] (the CPU kernel; the caller holds the slice lock). */
-void armcii_gmr_acc_kernel(int datatype, const void *scale, const void *src,
-                           void *dst, size_t bytes);
 void armcii_gmr_slice_lock(const armcii_target_t *t);
 void armcii_gmr_slice_unlock(const armcii_target_t *t);
 
@@ -263,6 +289,28 @@ void armcii_gmr_acc_complete(armcii_gmr_acc_t *a, const armcii_gmr_cmpl_t *c,
 /* Everything staged so far is locally complete: reuse the area. */
 void armcii_gmr_acc_reset(armcii_gmr_acc_t *a);
 void armcii_gmr_acc_end(armcii_gmr_acc_t *a);
+
+/* Ghost build: ship an accumulate to the ghost t names (t->am): src in pack
+ * order onto the target's blocks (levels 0: src->bytes contiguous; else
+ * count[0] bytes per block at byte strides rstride[]), applied there with
+ * scale; locally complete on return, remotely at the next fence of t. */
+void armcii_gmr_acc_am(const armcii_target_t *t, int datatype, const void *scale,
+                       const armcii_gmr_src_t *src, int levels, const int count[],
+                       const int rstride[]);
+
+/* Ghost build, ARMCI_GHOST_AM=ALL: a put (src: the origin's data in pack
+ * order) or get (src: the local destination, filled in pack order) of the
+ * target's blocks through t's ghost (t->am); complete on return (a put
+ * locally, a get entirely). */
+void armcii_gmr_xfer_am(const armcii_target_t *t, int put, const armcii_gmr_src_t *src,
+                        int levels, const int count[], const int rstride[]);
+
+/* Ghost build: a vector transfer through t's ghost in one message (t->am):
+ * n blocks of block bytes between loc[k] and the window displacements
+ * tdisp[k] (each translated like t); datatype ARMCI_ACC_* accumulates with
+ * scale, -1 puts, -2 gets; complete on return as armcii_gmr_xfer_am. */
+void armcii_gmr_vec_am(const armcii_target_t *t, int datatype, const void *scale, long n,
+                       int block, char *const loc[], const MPI_Aint tdisp[]);
 
 /* ---- completion sets behind nonblocking handles (gmr_cset.c) ---- */
 /* Complete hdl's operations (none: returns at once) and release the set. */

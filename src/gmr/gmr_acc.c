@@ -1,6 +1,6 @@
 /*
  * Accumulates, for every caller (contiguous, strided, vector): the MPI
- * element type of each ARMCI_ACC_* code, the CPU kernels, the direct
+ * element type of each ARMCI_ACC_* code, the direct
  * node-local accumulate under the target slice's lock, and the one
  * function that issues accumulates on the MPI path with its policy for
  * scaled operations (armcii_gmr_acc_issue / armcii_gmr_acc_complete).
@@ -48,78 +48,6 @@ static int acc_identity(int datatype, const void *scale)
     }
 }
 
-/* Accumulates are memory-bound loops that -O2's very cheap vectorizer
- * leaves scalar (it will not add a remainder loop); vectorized they run at
- * copy speed, like the MPI implementation's own accumulate.  No restrict:
- * a local buffer may itself be global memory overlapping the target, so
- * the vectorizer adds its runtime alias check and keeps a scalar path. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
-/* Clones picked at load time by what the CPU has.  The AVX-512 one matters:
- * Open MPI's op component uses AVX-512 where present, and with AVX2 alone our
- * node-local accumulate of 64 KiB to 512 KiB ran behind its MPI_Accumulate
- * (benchmarks/results/acc_avx512.txt). */
-#define ACC_VECTORIZE                                                         \
-    __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic"),     \
-                   target_clones("avx512f", "avx2", "default")))
-#elif defined(__GNUC__) && !defined(__clang__)
-#define ACC_VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
-#else
-#define ACC_VECTORIZE
-#endif
-
-#define SCALE_LOOP(T, OP)                                                     \
-    do {                                                                      \
-        const T s = *(const T *)scale;                                        \
-        const T *a = src;                                                     \
-        T *d = dst;                                                           \
-        size_t n = bytes / sizeof(T);                                         \
-        if (s == 1)                                                           \
-            for (size_t i = 0; i < n; i++)                                    \
-                d[i] OP a[i];                                                 \
-        else                                                                  \
-            for (size_t i = 0; i < n; i++)                                    \
-                d[i] OP s * a[i];                                             \
-    } while (0)
-
-#define CPLX_LOOP(T, OP)                                                      \
-    do {                                                                      \
-        const T sr = ((const T *)scale)[0], si = ((const T *)scale)[1];       \
-        const T *a = src;                                                     \
-        T *d = dst;                                                           \
-        size_t n = bytes / (2 * sizeof(T));                                   \
-        for (size_t i = 0; i < n; i++) {                                      \
-            T ar = a[2 * i], ai = a[2 * i + 1];                               \
-            d[2 * i] OP sr * ar - si * ai;                                    \
-            d[2 * i + 1] OP sr * ai + si * ar;                                \
-        }                                                                     \
-    } while (0)
-
-ACC_VECTORIZE static void acc_scale(int datatype, const void *scale, const void *src,
-                          void *dst, size_t bytes)
-{
-    switch (datatype) {
-    case ARMCI_ACC_INT: SCALE_LOOP(int, =); break;
-    case ARMCI_ACC_LNG: SCALE_LOOP(long, =); break;
-    case ARMCI_ACC_FLT: SCALE_LOOP(float, =); break;
-    case ARMCI_ACC_DBL: SCALE_LOOP(double, =); break;
-    case ARMCI_ACC_CPL: CPLX_LOOP(float, =); break;
-    default: CPLX_LOOP(double, =); break;
-    }
-}
-
-ACC_VECTORIZE void armcii_gmr_acc_kernel(int datatype, const void *scale, const void *src,
-                           void *dst, size_t bytes)
-{
-    switch (datatype) {
-    case ARMCI_ACC_INT: SCALE_LOOP(int, +=); break;
-    case ARMCI_ACC_LNG: SCALE_LOOP(long, +=); break;
-    case ARMCI_ACC_FLT: SCALE_LOOP(float, +=); break;
-    case ARMCI_ACC_DBL: SCALE_LOOP(double, +=); break;
-    case ARMCI_ACC_CPL: CPLX_LOOP(float, +=); break;
-    default: CPLX_LOOP(double, +=); break;
-    }
-}
-
 static inline void armcii_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -152,7 +80,7 @@ void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *s
                            const void *src, size_t bytes)
 {
     armcii_gmr_slice_lock(t);
-    armcii_gmr_acc_kernel(datatype, scale, src, t->direct, bytes);
+    armcii_acc_kernel(datatype, scale, src, t->direct, bytes);
     armcii_gmr_slice_unlock(t);
 }
 
@@ -189,6 +117,13 @@ int armcii_gmr_acc_issue(armcii_gmr_acc_t *a, const armcii_target_t *t,
     if (ARMCII_UNLIKELY(nel > INT_MAX))
         armcii_error(armcii_current_call ? armcii_current_call : "ARMCI_Acc",
                      "accumulate of %zu bytes is too large for one MPI operation", src->bytes);
+    if (t->am) { /* strided and vector targets arrive here block by block (src/iov) */
+        if (ttype != MPI_DATATYPE_NULL)
+            armcii_error(armcii_current_call, "internal: a datatype accumulate aimed at a ghost");
+        int count[1] = {(int)src->bytes};
+        armcii_gmr_acc_am(t, a->datatype, a->scale, src, 0, count, NULL);
+        return 0;
+    }
     int n = (int)nel, tc = ttype == MPI_DATATYPE_NULL ? n : 1;
     MPI_Datatype tt = ttype == MPI_DATATYPE_NULL ? a->mt : ttype;
     if (!a->scaled) {
@@ -206,12 +141,12 @@ int armcii_gmr_acc_issue(armcii_gmr_acc_t *a, const armcii_target_t *t,
         return 1;
     char *s = a->tmp + a->used;
     if (!src->next) {
-        acc_scale(a->datatype, a->scale, src->base, s, src->bytes);
+        armcii_acc_scale(a->datatype, a->scale, src->base, s, src->bytes);
     } else {
         const char *p;
         size_t len, pos = 0;
         while (pos < src->bytes && src->next(src->ctx, &p, &len)) {
-            acc_scale(a->datatype, a->scale, p, s + pos, len);
+            armcii_acc_scale(a->datatype, a->scale, p, s + pos, len);
             pos += len;
         }
     }

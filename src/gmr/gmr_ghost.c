@@ -21,6 +21,7 @@
  * it.  Both paths stay valid for the region's life: redirection is switched
  * only where every operation is complete (armcii_gmr_phase).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +36,37 @@ typedef struct {
     armcii_ghost_poolset_t pools; /* the pools holding the region's slices (fences) */
 } ghost_region_t;
 
-enum { W_GHOST, W_POOL, W_DISP, W_N };
+enum { W_GHOST, W_POOL, W_DISP, W_OFF, W_N }; /* W_OFF: the slice's offset in its partition */
+
+_Static_assert((int)ARMCII_RMW_CAS_INT == (int)ARMCII_AM_CAS_INT, "one code for CAS");
+_Static_assert(ARMCII_AM_LEVELS == ARMCII_AM_MAX_LEVELS, "one depth for shipped strides");
 
 void armcii_gmr_ghost_init(void)
 {
     armcii_ghost_info_t gi = armcii_ghost_info();
     if (!gi.ghosts_on)
         return;
+    /* Every process must take the same path to a target (atomicity): the
+     * messages only if everyone asks for them. */
+    static const int level[] = {[ARMCII_GHOST_AM_ON] = 1, [ARMCII_GHOST_AM_OFF] = 0,
+                                [ARMCII_GHOST_AM_ALL] = 2};
+    int am = level[armcii_state.cfg.ghost_am];
+    armcii_allreduce(&am, &armcii_gmr_state.ghost_am, 1, MPI_INT, MPI_MIN, armcii_state.world);
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
-               "%s (ARMCI_GHOST_ASYNC); first pool %zu KiB per user", gi.ghosts_per_node,
-               gi.users_per_node, gi.my_ghost,
+               "%s (ARMCI_GHOST_ASYNC); first pool %zu KiB per user; accumulates and RMW "
+               "%s (ARMCI_GHOST_AM)", gi.ghosts_per_node, gi.users_per_node, gi.my_ghost,
                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
-               gi.first_part >> 10);
+               gi.first_part >> 10,
+               armcii_gmr_state.ghost_am == 2 ? "(and puts, gets) applied by ghosts from messages"
+               : armcii_gmr_state.ghost_am ? "applied by ghosts from messages"
+                                           : "through MPI RMA on the ghosts' windows");
 }
 
-void armcii_gmr_ghost_finalize(void) {}
+void armcii_gmr_ghost_finalize(void)
+{
+    if (armcii_ghost_info().ghosts_on)
+        armcii_ghost_am_fence(-1);
+}
 
 int armcii_gmr_ghost_usable(void) { return armcii_ghost_info().ghosts_on; }
 
@@ -72,7 +89,8 @@ static void set_async(armcii_gmr_t *g, int on)
             armcii_ghost_set_busy(on);
     }
     g->ghost_async = on;
-    g->ghost_rw = on && (g->ghost_classes & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET));
+    g->ghost_rw = on && ((g->ghost_classes & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET)) ||
+                         armcii_gmr_state.ghost_am == 2);
 }
 
 static int async_wanted(const armcii_gmr_t *g)
@@ -141,10 +159,18 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     pr->where = malloc((size_t)g->size * W_N * sizeof(long));
     if (!pr->where)
         armcii_error("ARMCI_Malloc", "out of memory");
-    long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0, (long)pr->mine.gdisp};
+    long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0,
+                      (long)pr->mine.gdisp, pr->size ? (long)pr->mine.off : 0};
     armcii_allgather(mine, W_N, MPI_LONG, pr->where, g->comm);
-    for (int r = 0; r < g->size; r++)
-        pr->pools |= (armcii_ghost_poolset_t)1 << pr->where[r * W_N + W_POOL];
+    for (int r = 0; r < g->size; r++) {
+        const long *w = pr->where + (size_t)r * W_N;
+        pr->pools |= (armcii_ghost_poolset_t)1 << w[W_POOL];
+        /* node-local path: the slices of the users of my (virtual) node */
+        char *part = armcii_gmr_state.direct && g->slice[r].size
+                         ? armcii_ghost_peer_partition((int)w[W_POOL], g->abs_of[r]) : NULL;
+        if (part && r != g->rank)
+            g->slice[r].direct = part + w[W_OFF];
+    }
     int osc = armcii_win_component(g->win);
     g->ghost_classes = armcii_gmr_software_classes(osc);
     set_async(g, armcii_gmr_state.phase != 0);
@@ -168,7 +194,8 @@ static void flush_pools(const ghost_region_t *pr, int ghost, int pool)
             if (ghost < 0)
                 armcii_gmr_flush_all(armcii_ghost_pool_win(i), -1);
             else
-                ARMCII_MPI(MPI_Win_flush(ghost, armcii_ghost_pool_win(i)));
+                ARMCII_MPIOP(ARMCII_MPIOP_FLUSH,
+                             ARMCII_MPI(MPI_Win_flush(ghost, armcii_ghost_pool_win(i))));
         }
 }
 
@@ -182,6 +209,7 @@ void armcii_gmr_ghost_freed(armcii_gmr_t *g)
      * over the same bytes is legal once this one is unused). */
     armcii_gmr_flush_all(g->win, g->flush_each);
     flush_pools(pr, -1, -1);
+    armcii_ghost_am_fence(-1);
     armcii_barrier(g->comm);
     if (pr->size)
         armcii_ghost_pool_free(&pr->mine, pr->size);
@@ -191,17 +219,210 @@ void armcii_gmr_ghost_freed(armcii_gmr_t *g)
     set_async(g, 0);
 }
 
-void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
+/* Contiguous puts up to this size travel to ghosts as messages with
+ * ARMCI_GHOST_AM=ALL where the transport needs no target for them: the
+ * message returns at once (buffered), while larger ones and every
+ * contiguous get go faster through RMA (ga_patch, 2 virtual nodes, Open MPI
+ * 4.1 osc/rdma: benchmarks/results/ghost_am.2core.txt). */
+#define AM_PUT_MAX 2048
+
+/* Whether ghosts carry out an operation from a message (ARMCI_GHOST_AM):
+ * accumulates and RMW; with ALL also every class the transport leaves to
+ * the target's software, and, where it moves put/get data by itself, the
+ * strided and vector transfers (one message instead of an operation per
+ * block) and small puts.  With ALL nothing reaches a ghost through RMA:
+ * messages alone order what goes to it (armcii_gmr_order_read). */
+static int by_message(const armcii_gmr_t *g, armcii_opclass_t cls, size_t len)
+{
+    int am = armcii_gmr_state.ghost_am;
+    if (cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW)
+        return am >= 1;
+    if (am < 2)
+        return 0;
+    return (g->ghost_classes & 1u << cls) || cls == ARMCII_OP_NONCONTIG ||
+           (cls == ARMCII_OP_PUT && len <= AM_PUT_MAX);
+}
+
+void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t *t)
 {
     armcii_gmr_t *g = t->gmr;
-    if (!g->ghost_async || !(g->ghost_classes & 1u << cls))
+    if (!g->ghost_async)
         return;
+    int msg = by_message(g, cls, len);
+    if (!msg && (armcii_gmr_state.ghost_am == 2 || !(g->ghost_classes & 1u << cls)))
+        return; /* with ALL, what is not a message goes to the target itself */
     const long *w = ((ghost_region_t *)g->ghost)->where + (size_t)t->grank * W_N;
     t->win = armcii_ghost_pool_win((int)w[W_POOL]);
     t->rank = (int)w[W_GHOST];
     t->disp = (MPI_Aint)w[W_DISP] + (t->disp - g->disp_hdr);
     t->direct = NULL;
+    if (msg) {
+        t->am = 1;
+        t->am_pool = (int)w[W_POOL];
+    }
     __atomic_add_fetch(&armcii_gmr_state.redirected, 1, __ATOMIC_RELAXED);
+}
+
+/* h's target: t's place and the block structure (levels, count, rstride). */
+static void describe(armcii_ghost_am_t *h, const armcii_target_t *t, int levels,
+                     const int count[], const int rstride[])
+{
+    if (levels > ARMCII_AM_MAX_LEVELS) /* src/iov sends deeper ones block by block */
+        armcii_error(armcii_current_call, "internal: %d stride levels for a ghost", levels);
+    h->pool = t->am_pool;
+    h->disp = (int64_t)t->disp;
+    h->levels = levels;
+    h->count[0] = count[0];
+    for (int k = 1; k <= levels; k++) {
+        h->count[k] = count[k];
+        h->stride[k - 1] = rstride[k - 1];
+    }
+}
+
+/* One get of the blocks h describes (payload: what follows h) into src's
+ * destination. */
+static void get_one(const armcii_target_t *t, armcii_ghost_am_t *h, size_t payload,
+                    const armcii_gmr_src_t *src)
+{
+    if (!src->next) {
+        ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ,
+                     armcii_ghost_am_get(t->rank, h, payload, (void *)src->base, src->bytes));
+        return;
+    }
+    char *tmp = malloc(src->bytes ? src->bytes : 1);
+    if (!tmp)
+        armcii_error(armcii_current_call, "out of memory for a %zu-byte get", src->bytes);
+    ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ,
+                 armcii_ghost_am_get(t->rank, h, payload, tmp, src->bytes));
+    const char *b;
+    size_t len, pos = 0;
+    while (pos < src->bytes && src->next(src->ctx, &b, &len)) {
+        memcpy((char *)b, tmp + pos, len);
+        pos += len;
+    }
+    free(tmp);
+}
+
+/* One accumulate (datatype >= 0) or put (-1) message. */
+static void write_one(const armcii_target_t *t, int datatype, const void *scale,
+                      const armcii_gmr_src_t *src, int levels, const int count[],
+                      const int rstride[])
+{
+    armcii_ghost_am_t *h;
+    char *p = armcii_ghost_am_msg(src->bytes, &h);
+    describe(h, t, levels, count, rstride);
+    h->kind = datatype < 0 ? ARMCII_AM_PUT : ARMCII_AM_ACC;
+    h->datatype = datatype;
+    if (datatype >= 0) /* a scale is one element */
+        memcpy(h->scale, scale, (size_t)armcii_gmr_acc_elem(datatype));
+    if (!src->next) {
+        memcpy(p, src->base, src->bytes);
+    } else {
+        const char *b;
+        size_t len, pos = 0;
+        while (pos < src->bytes && src->next(src->ctx, &b, &len)) {
+            memcpy(p + pos, b, len);
+            pos += len;
+        }
+    }
+    ARMCII_MPIOP(ARMCII_MPIOP_MSG_WRITE, armcii_ghost_am_post(t->rank, h, src->bytes));
+    armcii_gmr_count_write(t->gmr, t->grank, 1);
+}
+
+/* A transfer (datatype: ARMCI_ACC_* accumulate, -1 put, -2 get): one
+ * message, or contiguous pieces of at most ARMCII_AM_MAX_BYTES (MPI counts
+ * are ints; src/iov sends larger strided ones block by block). */
+static void transfer(const armcii_target_t *t, int datatype, const void *scale,
+                     const armcii_gmr_src_t *src, int levels, const int count[],
+                     const int rstride[])
+{
+    if (datatype == -2)
+        armcii_gmr_order_read(t);
+    else
+        armcii_gmr_mark_write(t);
+    size_t step = levels || src->next ? src->bytes : ARMCII_AM_MAX_BYTES;
+    for (size_t off = 0; off < src->bytes || off == 0; off += step) {
+        armcii_target_t piece = *t;
+        size_t n = src->bytes - off < step ? src->bytes - off : step;
+        armcii_gmr_src_t s = *src;
+        int c[ARMCII_AM_MAX_LEVELS + 1];
+        memcpy(c, count, (size_t)(levels + 1) * sizeof(int));
+        if (!levels && !src->next) {
+            piece.disp += (MPI_Aint)off;
+            s.base = src->base + off;
+            s.bytes = n;
+            c[0] = (int)n;
+        }
+        if (datatype == -2) {
+            armcii_ghost_am_t *h;
+            armcii_ghost_am_msg(0, &h);
+            describe(h, &piece, levels, c, rstride);
+            get_one(&piece, h, 0, &s);
+        } else {
+            write_one(&piece, datatype, scale, &s, levels, c, rstride);
+        }
+        if (!n)
+            break;
+    }
+}
+
+void armcii_gmr_xfer_am(const armcii_target_t *t, int put, const armcii_gmr_src_t *src,
+                        int levels, const int count[], const int rstride[])
+{
+    transfer(t, put ? -1 : -2, NULL, src, levels, count, rstride);
+}
+
+void armcii_gmr_acc_am(const armcii_target_t *t, int datatype, const void *scale,
+                       const armcii_gmr_src_t *src, int levels, const int count[],
+                       const int rstride[])
+{
+    transfer(t, datatype, scale, src, levels, count, rstride);
+}
+
+void armcii_gmr_vec_am(const armcii_target_t *t, int datatype, const void *scale, long n,
+                       int block, char *const loc[], const MPI_Aint tdisp[])
+{
+    size_t data = (size_t)n * (size_t)block, nd = (size_t)n * sizeof(int64_t);
+    if (data > ARMCII_AM_MAX_BYTES || n > INT_MAX)
+        armcii_error(armcii_current_call, "internal: a vector of %zu bytes for one message", data);
+    if (datatype == -2)
+        armcii_gmr_order_read(t);
+    else
+        armcii_gmr_mark_write(t);
+    armcii_ghost_am_t *h;
+    char *p = armcii_ghost_am_msg(nd + (datatype == -2 ? 0 : data), &h);
+    h->pool = t->am_pool;
+    h->levels = -1;
+    h->count[0] = block;
+    h->count[1] = (int32_t)n;
+    for (long k = 0; k < n; k++)
+        ((int64_t *)p)[k] = (int64_t)tdisp[k];
+    if (datatype == -2) {
+        char *tmp = malloc(data ? data : 1);
+        if (!tmp)
+            armcii_error(armcii_current_call, "out of memory for a %zu-byte get", data);
+        ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ, armcii_ghost_am_get(t->rank, h, nd, tmp, data));
+        for (long k = 0; k < n; k++)
+            memcpy(loc[k], tmp + (size_t)k * (size_t)block, (size_t)block);
+        free(tmp);
+        return;
+    }
+    h->kind = datatype < 0 ? ARMCII_AM_PUT : ARMCII_AM_ACC;
+    h->datatype = datatype;
+    if (datatype >= 0)
+        memcpy(h->scale, scale, (size_t)armcii_gmr_acc_elem(datatype));
+    for (long k = 0; k < n; k++)
+        memcpy(p + nd + (size_t)k * (size_t)block, loc[k], (size_t)block);
+    ARMCII_MPIOP(ARMCII_MPIOP_MSG_WRITE, armcii_ghost_am_post(t->rank, h, nd + data));
+    armcii_gmr_count_write(t->gmr, t->grank, 1);
+}
+
+long armcii_gmr_rmw_am(const armcii_target_t *t, int op, long a, long b)
+{
+    long old;
+    ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ,
+                 old = armcii_ghost_am_rmw(t->rank, t->am_pool, t->disp, op, a, b));
+    return old;
 }
 
 /* Both paths stay valid for a ghost-reachable region's life: switching only
@@ -218,9 +439,13 @@ void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank)
     ghost_region_t *pr = g->ghost;
     if (!pr || !pr->where) /* not ghost-reachable: nothing can be pending there */
         return;
-    if (grank < 0)
+    if (grank < 0) {
         flush_pools(pr, -1, -1);
-    else
+    } else {
         flush_pools(pr, (int)pr->where[grank * W_N + W_GHOST],
                     (int)pr->where[grank * W_N + W_POOL]);
+    }
+    double t0 = armcii_gmr_mpiop_begin(); /* counted where a ghost was asked */
+    if (armcii_ghost_am_fence(grank < 0 ? -1 : (int)pr->where[grank * W_N + W_GHOST]))
+        armcii_gmr_mpiop_end(ARMCII_MPIOP_MSG_FENCE, t0);
 }

@@ -159,10 +159,13 @@ typedef struct {
                                    * (armcii_gmr_ghost_served) */
     int region_made;              /* a region's window was made since init */
     int ghost_async_regions;      /* ghost build: live regions redirected now */
+    int ghost_am;                 /* ghost build: ghosts apply accumulates and RMW
+                                   * from messages (ARMCI_GHOST_AM, agreed by all) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     long ops[ARMCII_OP_NCLASS];   /* ARMCII_MEASURE_COUNT: per class */
     double bytes[ARMCII_OP_NCLASS];
+    double mpiop_calls[ARMCII_MPIOP_N], mpiop_secs[ARMCII_MPIOP_N]; /* the same: per MPI op */
 } armcii_gmr_state_t;
 extern armcii_gmr_state_t armcii_gmr_state;
 
@@ -187,6 +190,26 @@ static inline int armcii_gmr_has_unfenced(const armcii_gmr_t *g, int r)
     return armcii_gmr_path_pending(g, r, 0) || armcii_gmr_path_pending(g, r, 1);
 }
 
+/* Time one MPI operation of kind k while counting (the profiler): 0, or
+ * the start time to hand to armcii_gmr_mpiop_end. */
+static inline double armcii_gmr_mpiop_begin(void)
+{
+    return ARMCII_UNLIKELY(armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) ? MPI_Wtime() : 0;
+}
+void armcii_gmr_mpiop_add(armcii_mpiop_t k, double secs);
+static inline void armcii_gmr_mpiop_end(armcii_mpiop_t k, double t0)
+{
+    if (ARMCII_UNLIKELY(t0 != 0))
+        armcii_gmr_mpiop_add(k, MPI_Wtime() - t0);
+}
+/* stmt, timed as one MPI operation of kind k (see armcii_mpiop_t). */
+#define ARMCII_MPIOP(k, stmt)                                                  \
+    do {                                                                      \
+        double t0_ = armcii_gmr_mpiop_begin();                                \
+        stmt;                                                                 \
+        armcii_gmr_mpiop_end(k, t0_);                                         \
+    } while (0)
+
 void armcii_gmr_local_finalize(void);
 
 /* gmr_yield.c: request-based MPI-path operations where waits yield. */
@@ -196,6 +219,10 @@ MPI_Request *armcii_gmr_yield_slot(MPI_Win win, int rank);
 /* Test-and-yield until the operations to (win, rank) are done (rank -1:
  * every rank; MPI_WIN_NULL: every window). */
 void armcii_gmr_yield_wait(MPI_Win win, int rank);
+
+/* Before a write to t's target: note it for the fences (and remote-complete
+ * the other path's writes first); gmr_ops.c. */
+void armcii_gmr_mark_write(const armcii_target_t *t);
 
 /* MPI_Accumulate(MPI_SUM) with dirty tracking; gmr-internal: everyone else
  * goes through armcii_gmr_acc_issue(), which owns the scaling policy. */
@@ -246,6 +273,9 @@ void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
 /* Entries alive (tests: regions over one group share one). */
 int armcii_gmr_comm_count(void);
 
+/* armcii_gmr_rmw_am's compare-and-swap of ints (besides ARMCI's RMW codes). */
+enum { ARMCII_RMW_CAS_INT = 100 };
+
 #ifdef ARMCII_GHOSTS
 /* Collective over g->comm: 1 when the ghost layer provides the memory of g
  * (then *mem is my slice, NULL for size 0, and g->win is created with
@@ -253,8 +283,11 @@ int armcii_gmr_comm_count(void);
 int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem);
 void armcii_gmr_ghost_created(armcii_gmr_t *g);
 void armcii_gmr_ghost_freed(armcii_gmr_t *g);
-/* May rewrite t->win, t->rank, t->disp to the target's ghost. */
-void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t);
+/* RMW (ARMCI op code or ARMCII_AM_CAS_INT) applied by t's ghost (t->am). */
+long armcii_gmr_rmw_am(const armcii_target_t *t, int op, long a, long b);
+/* May rewrite t->win, t->rank, t->disp to the target's ghost (an operation
+ * of class cls on len bytes; t->am: the ghost carries it out from a message). */
+void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t *t);
 /* Remote-complete what was redirected for g's rank grank (-1: all). */
 void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank);
 /* Redirection of every ghost-reachable region, live and future, on or off;
@@ -270,14 +303,21 @@ static inline int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **me
 }
 static inline void armcii_gmr_ghost_created(armcii_gmr_t *g) { (void)g; }
 static inline void armcii_gmr_ghost_freed(armcii_gmr_t *g) { (void)g; }
-static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, armcii_target_t *t)
+static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len,
+                                             armcii_target_t *t)
 {
-    (void)cls, (void)t;
+    (void)cls, (void)len, (void)t;
 }
 static inline void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank) { (void)g, (void)grank; }
 static inline void armcii_gmr_ghost_switch(int on) { (void)on; }
 static inline void armcii_gmr_ghost_init(void) {}
 static inline void armcii_gmr_ghost_finalize(void) {}
+/* t->am is never set outside the ghost build */
+static inline long armcii_gmr_rmw_am(const armcii_target_t *t, int op, long a, long b)
+{
+    (void)t, (void)op, (void)a, (void)b;
+    return 0;
+}
 #endif
 
 #endif /* ARMCI_GMR_IMPL_H */

@@ -77,6 +77,8 @@ static void mark_dirty(const armcii_target_t *t)
     }
 }
 
+void armcii_gmr_mark_write(const armcii_target_t *t) { mark_dirty(t); }
+
 /* Debian's MPICH 4.0.2 aborts the job ("Assertion failed in file
  * ./src/include/mpir_request.h ...: req != NULL") once about 2^18 RMA
  * operations are outstanding on a shared-memory window without a
@@ -115,7 +117,7 @@ void armcii_gmr_flush_all(MPI_Win win, int each)
         each = (armcii_quirks() & ARMCII_QUIRK_FLUSH_ALL_EARLY) &&
                (armcii_win_quirks(win) & ARMCII_QUIRK_FLUSH_ALL_EARLY);
     if (ARMCII_LIKELY(!each)) {
-        ARMCII_MPI(MPI_Win_flush_all(win));
+        ARMCII_MPIOP(ARMCII_MPIOP_FLUSH_ALL, ARMCII_MPI(MPI_Win_flush_all(win)));
         return;
     }
     MPI_Group grp;
@@ -124,18 +126,35 @@ void armcii_gmr_flush_all(MPI_Win win, int each)
     ARMCII_MPI(MPI_Group_size(grp, &n));
     ARMCII_MPI(MPI_Group_free(&grp));
     for (int r = 0; r < n; r++)
-        ARMCII_MPI(MPI_Win_flush(r, win));
+        ARMCII_MPIOP(ARMCII_MPIOP_FLUSH, ARMCII_MPI(MPI_Win_flush(r, win)));
+}
+
+/* Contiguous bytes to or from a ghost that moves them itself (t->am). */
+static void xfer_am(const armcii_target_t *t, int put, void *buf, int scount,
+                    MPI_Datatype stype, int tcount, MPI_Datatype ttype)
+{
+    if (stype != MPI_BYTE || ttype != MPI_BYTE || scount != tcount)
+        armcii_error(armcii_current_call, "internal: a datatype transfer aimed at a ghost");
+    armcii_gmr_src_t s = {buf, MPI_DATATYPE_NULL, (size_t)scount, NULL, NULL};
+    int count[1] = {scount};
+    armcii_gmr_xfer_am(t, put, &s, 0, count, NULL);
 }
 
 void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
+    if (t->am) {
+        xfer_am(t, 1, (void *)src, scount, stype, tcount, ttype);
+        return;
+    }
     mark_dirty(t); /* first: it may have to complete the other path */
+    double t0 = armcii_gmr_mpiop_begin();
     if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         ARMCII_MPI(MPI_Rput(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win,
                             armcii_gmr_yield_slot(t->win, t->rank)));
     else
         ARMCII_MPI(MPI_Put(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win));
+    armcii_gmr_mpiop_end(ARMCII_MPIOP_PUT, t0);
     armcii_gmr_count_write(t->gmr, t->grank, t->win != t->gmr->win);
     bound_outstanding(t->win);
 }
@@ -143,12 +162,18 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
 void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
                     MPI_Datatype dtype, int tcount, MPI_Datatype ttype)
 {
+    if (t->am) {
+        xfer_am(t, 0, dst, dcount, dtype, tcount, ttype);
+        return;
+    }
     armcii_gmr_order_read(t);
+    double t0 = armcii_gmr_mpiop_begin();
     if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         ARMCII_MPI(MPI_Rget(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win,
                             armcii_gmr_yield_slot(t->win, t->rank)));
     else
         ARMCII_MPI(MPI_Get(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win));
+    armcii_gmr_mpiop_end(ARMCII_MPIOP_GET, t0);
     bound_outstanding(t->win);
 }
 
@@ -156,12 +181,14 @@ void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
                         MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
     mark_dirty(t);
+    double t0 = armcii_gmr_mpiop_begin();
     if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         ARMCII_MPI(MPI_Raccumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
                                    MPI_SUM, t->win, armcii_gmr_yield_slot(t->win, t->rank)));
     else
         ARMCII_MPI(MPI_Accumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
                                   MPI_SUM, t->win));
+    armcii_gmr_mpiop_end(ARMCII_MPIOP_ACC, t0);
     armcii_gmr_count_write(t->gmr, t->grank, t->win != t->gmr->win);
     bound_outstanding(t->win);
 }
@@ -214,10 +241,13 @@ void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
     poke();
     if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
         armcii_gmr_yield_wait(win, rank);
+    double t0 = armcii_gmr_mpiop_begin();
     if (reads || armcii_gmr_state.no_flush_local)
         ARMCII_MPI(MPI_Win_flush(rank, win));
     else
         ARMCII_MPI(MPI_Win_flush_local(rank, win));
+    armcii_gmr_mpiop_end(reads || armcii_gmr_state.no_flush_local ? ARMCII_MPIOP_FLUSH
+                                                                  : ARMCII_MPIOP_FLUSH_LOCAL, t0);
 }
 
 void armcii_gmr_complete_local(const armcii_target_t *t)
@@ -227,6 +257,8 @@ void armcii_gmr_complete_local(const armcii_target_t *t)
 
 void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t)
 {
+    if (t->am) /* the message was sent from a copy: locally complete already */
+        return;
     if (c->blocking)
         armcii_gmr_complete_local(t);
     else
@@ -238,7 +270,7 @@ static void flush_target(MPI_Win win, int rank)
 {
     if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
         armcii_gmr_yield_wait(win, rank);
-    ARMCII_MPI(MPI_Win_flush(rank, win));
+    ARMCII_MPIOP(ARMCII_MPIOP_FLUSH, ARMCII_MPI(MPI_Win_flush(rank, win)));
 }
 
 void armcii_gmr_complete_remote(const armcii_target_t *t)
@@ -254,6 +286,19 @@ void armcii_gmr_complete_remote(const armcii_target_t *t)
 void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
                          MPI_Datatype dt, MPI_Op op)
 {
+    if (t->am) {
+        int is_long = dt == MPI_LONG, add = op == MPI_SUM;
+        long v = is_long ? *(const long *)in : *(const int *)in;
+        int code = add ? (is_long ? ARMCI_FETCH_AND_ADD_LONG : ARMCI_FETCH_AND_ADD)
+                       : (is_long ? ARMCI_SWAP_LONG : ARMCI_SWAP);
+        long old = armcii_gmr_rmw_am(t, code, v, 0);
+        if (is_long)
+            *(long *)out = old;
+        else
+            *(int *)out = (int)old;
+        return;
+    }
+    double t0 = armcii_gmr_mpiop_begin();
     if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma)) {
         MPI_Request r;
         ARMCII_MPI(MPI_Rget_accumulate(in, 1, dt, out, 1, dt, t->rank, t->disp, 1, dt, op,
@@ -262,7 +307,20 @@ void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
     } else {
         ARMCII_MPI(MPI_Fetch_and_op(in, out, dt, t->rank, t->disp, op, t->win));
     }
+    armcii_gmr_mpiop_end(ARMCII_MPIOP_ATOMIC, t0);
     armcii_gmr_complete_remote(t);
+}
+
+int armcii_gmr_cas_int(const armcii_target_t *t, int compare, int value)
+{
+    if (t->am)
+        return (int)armcii_gmr_rmw_am(t, ARMCII_RMW_CAS_INT, compare, value);
+    int old;
+    ARMCII_MPIOP(ARMCII_MPIOP_ATOMIC, ARMCII_MPI(MPI_Compare_and_swap(&value, &compare, &old,
+                                                                      MPI_INT, t->rank, t->disp,
+                                                                      t->win)));
+    armcii_gmr_complete_remote(t);
+    return old;
 }
 
 /* Remote-complete what this process wrote to g's rank r on the paths in
@@ -298,7 +356,16 @@ static void flush_dirty(armcii_gmr_t *g, int r)
 
 void armcii_gmr_order_read(const armcii_target_t *t)
 {
-    if (armcii_gmr_has_unfenced(t->gmr, t->grank))
+    if (!armcii_gmr_has_unfenced(t->gmr, t->grank))
+        return;
+    /* With ARMCI_GHOST_AM=ALL everything bound for a ghost travels as a
+     * message, and a read its ghost serves from one follows my earlier
+     * messages to it anyway: only the window's writes need completing.
+     * Otherwise the ghost path also holds RMA on the ghost's window, which
+     * messages do not order. */
+    if (t->am && armcii_gmr_state.ghost_am == 2)
+        flush_paths(t->gmr, t->grank, DIRTY_WIN);
+    else
         flush_dirty(t->gmr, t->grank);
 }
 
@@ -353,9 +420,9 @@ void armcii_gmr_fence_all(void)
         if (g->flush_each) { /* a fence needs the written targets only */
             for (int r = 0; r < g->size; r++)
                 if (__atomic_load_n(&g->dirty[r], __ATOMIC_RELAXED))
-                    ARMCII_MPI(MPI_Win_flush(r, g->win));
+                    ARMCII_MPIOP(ARMCII_MPIOP_FLUSH, ARMCII_MPI(MPI_Win_flush(r, g->win)));
         } else {
-            ARMCII_MPI(MPI_Win_flush_all(g->win));
+            ARMCII_MPIOP(ARMCII_MPIOP_FLUSH_ALL, ARMCII_MPI(MPI_Win_flush_all(g->win)));
         }
         armcii_gmr_ghost_fence(g, -1);
         if (g->wcnt) {

@@ -464,4 +464,24 @@ int armcii_gmr_finalize(void)
 
 #ifndef ARMCII_GHOSTS
 int armcii_gmr_ghost_pools(void) { return 0; } /* gmr_ghost.c in the ghost build */
+/* t->am is never set outside the ghost build */
+void armcii_gmr_acc_am(const armcii_target_t *t, int datatype, const void *scale,
+                       const armcii_gmr_src_t *src, int levels, const int count[],
+                       const int rstride[])
+{
+    (void)t, (void)datatype, (void)scale, (void)src, (void)levels, (void)count, (void)rstride;
+    armcii_error(armcii_current_call, "internal: an accumulate for a ghost without ghosts");
+}
+void armcii_gmr_xfer_am(const armcii_target_t *t, int put, const armcii_gmr_src_t *src,
+                        int levels, const int count[], const int rstride[])
+{
+    (void)t, (void)put, (void)src, (void)levels, (void)count, (void)rstride;
+    armcii_error(armcii_current_call, "internal: a transfer for a ghost without ghosts");
+}
+void armcii_gmr_vec_am(const armcii_target_t *t, int datatype, const void *scale, long n,
+                       int block, char *const loc[], const MPI_Aint tdisp[])
+{
+    (void)t, (void)datatype, (void)scale, (void)n, (void)block, (void)loc, (void)tdisp;
+    armcii_error(armcii_current_call, "internal: a vector for a ghost without ghosts");
+}
 #endif

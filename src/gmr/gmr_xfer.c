@@ -148,6 +148,10 @@ void armcii_gmr_put_flag(const char *call, int *flag, int value, int proc)
         __atomic_store_n((int *)t.direct, value, __ATOMIC_RELEASE);
         return;
     }
+    if (t.am) { /* its ghost stores it: one atomic int store, remotely complete */
+        armcii_gmr_rmw_am(&t, ARMCI_SWAP, value, 0);
+        return;
+    }
     armcii_gmr_put(&t, &value, 1, MPI_INT, 1, MPI_INT);
     armcii_gmr_fence(proc);
 }

@@ -34,6 +34,33 @@ void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLA
     armcii_unlock(&armcii_gmr_state.prof_lock);
 }
 
+const char *armcii_gmr_mpiop_name(int k)
+{
+    static const char *const n[ARMCII_MPIOP_N] = {
+        "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI atomic (fetch-op, CAS)",
+        "MPI_Win_flush_local", "MPI_Win_flush", "MPI_Win_flush_all",
+        "message to a ghost (write)", "request to a ghost (get, RMW)", "fence of a ghost"};
+    return k >= 0 && k < ARMCII_MPIOP_N ? n[k] : "?";
+}
+
+void armcii_gmr_mpiop_add(armcii_mpiop_t k, double secs)
+{
+    armcii_lock(&armcii_gmr_state.prof_lock);
+    armcii_gmr_state.mpiop_calls[k] += 1;
+    armcii_gmr_state.mpiop_secs[k] += secs;
+    armcii_unlock(&armcii_gmr_state.prof_lock);
+}
+
+void armcii_gmr_mpiop_stats(double calls[ARMCII_MPIOP_N], double secs[ARMCII_MPIOP_N])
+{
+    armcii_lock(&armcii_gmr_state.prof_lock);
+    for (int k = 0; k < ARMCII_MPIOP_N; k++) {
+        calls[k] = armcii_gmr_state.mpiop_calls[k];
+        secs[k] = armcii_gmr_state.mpiop_secs[k];
+    }
+    armcii_unlock(&armcii_gmr_state.prof_lock);
+}
+
 /* Counters and the call's record.  offered: the operation was offered to
  * the ghost layer (its path may be a ghost's); it is timed in automatic
  * mode from here, being an MPI-path operation (the others are load/store,
@@ -59,6 +86,19 @@ static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_
         op->t0 = MPI_Wtime();
 }
 
+void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload)
+{
+    if (ARMCII_LIKELY(!armcii_gmr_state.measure))
+        return;
+    double d = (double)payload - (double)extent;
+    if (armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) {
+        armcii_lock(&armcii_gmr_state.prof_lock);
+        armcii_gmr_state.bytes[cls] += d;
+        armcii_unlock(&armcii_gmr_state.prof_lock);
+    }
+    callop.bytes += d;
+}
+
 int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
                          armcii_opclass_t cls, armcii_target_t *t)
 {
@@ -80,12 +120,13 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->direct = s->direct ? s->direct + off : NULL;
     t->all_local = g->all_local;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
+    t->am = 0;
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
      * target is node-local, unless the region is served by CPU atomics. */
     int offered = !t->direct || ((cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW) && !g->all_local);
     if (offered)
-        armcii_gmr_ghost_redirect(cls, t);
+        armcii_gmr_ghost_redirect(cls, len, t);
     if (ARMCII_UNLIKELY(armcii_gmr_state.measure))
         note_op(g, cls, proc, len, t, offered);
     return 0;

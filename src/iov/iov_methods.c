@@ -136,7 +136,7 @@ static void eng_acc_direct(eng_t *e, const armcii_target_t *t, const char *l, in
         armcii_gmr_slice_lock(t);
         e->locked = 1;
     }
-    armcii_gmr_acc_kernel(e->op->datatype, e->op->scale, l, t->direct, (size_t)bytes);
+    armcii_acc_kernel(e->op->datatype, e->op->scale, l, t->direct, (size_t)bytes);
 }
 
 static void eng_acc_mpi(eng_t *e, const armcii_target_t *t, const char *l, int bytes)
@@ -393,6 +393,8 @@ static void run_direct(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
         run_fallback(op, seq, "DIRECT", &method_conservative, "overlapping segments");
     } else if (t.direct) {
         run_fallback(op, seq, "DIRECT", &method_batched, "node-local target");
+    } else if (t.am) {
+        run_fallback(op, seq, "DIRECT", &method_batched, "carried out by a ghost");
     } else if (op->kind == ARMCII_IOV_ACC && armcii_acc_split()) {
         run_fallback(op, seq, "DIRECT", &method_batched, "acc_dtype_split");
     } else {
@@ -434,9 +436,49 @@ static void run_auto(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 static const iov_method_t method_direct = {"DIRECT", run_direct};
 static const iov_method_t method_auto = {"AUTO", run_auto};
 
+/* Ghost build: a vector whose segments all lie in one slice of a target
+ * its ghost serves from messages (t.am) travels as one message (GA's
+ * gather and scatter: thousands of 8-byte segments).  1 when done. */
+static int run_am(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    armcii_target_t t, first;
+    char *l, *r;
+    if (!armcii_gmr_ghost_usable())
+        return 0;
+    armcii_iov_seq_rewind(seq);
+    armcii_iov_seq_next(seq, &l, &r);
+    if (armcii_iov_xlate(op, r, (size_t)seq->bytes, 0, &first) || !first.am ||
+        (size_t)seq->n * (size_t)seq->bytes > ARMCII_AM_MAX_BYTES)
+        return 0;
+    char **loc = malloc((size_t)seq->n * sizeof(char *));
+    MPI_Aint *disp = malloc((size_t)seq->n * sizeof(MPI_Aint));
+    if (!loc || !disp)
+        armcii_error(op->call, "out of memory for a vector of %ld segments", seq->n);
+    int ok = 1;
+    armcii_iov_seq_rewind(seq);
+    for (long i = 0; ok && armcii_iov_seq_next(seq, &l, &r); i++) {
+        armcii_iov_xlate(op, r, (size_t)seq->bytes, 1, &t);
+        ok = t.am && t.gmr == first.gmr && t.rank == first.rank && t.am_pool == first.am_pool;
+        loc[i] = l;
+        disp[i] = t.disp;
+    }
+    if (ok) {
+        armcii_log(3, "%s: vector through %d's ghost, %ld segments of %d bytes", op->call,
+                   op->proc, seq->n, seq->bytes);
+        armcii_gmr_vec_am(&first, op->kind == ARMCII_IOV_ACC ? op->datatype
+                                  : op->kind == ARMCII_IOV_PUT ? -1 : -2,
+                          op->scale, seq->n, seq->bytes, loc, disp);
+    }
+    free(loc);
+    free(disp);
+    return ok;
+}
+
 void armcii_iov_run_method(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, int method)
 {
     if (seq->n <= 0 || seq->bytes <= 0)
+        return;
+    if (run_am(op, seq))
         return;
     const iov_method_t *m = method == ARMCII_IOV_CONSRV ? &method_conservative
                           : method == ARMCII_IOV_BATCHED ? &method_batched

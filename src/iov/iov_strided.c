@@ -55,7 +55,7 @@ static void strided_local(const armcii_iov_op_t *op, char *loc, const int lstrid
     } else {
         armcii_gmr_slice_lock(t);
         while (armcii_iov_iter_next(&it, &lo, &ro))
-            armcii_gmr_acc_kernel(op->datatype, op->scale, loc + lo, rbase + ro, b);
+            armcii_acc_kernel(op->datatype, op->scale, loc + lo, rbase + ro, b);
         armcii_gmr_slice_unlock(t);
     }
 }
@@ -99,6 +99,25 @@ static void strided_mpi(const armcii_iov_op_t *op, char *loc, const int lstride[
     ARMCII_MPI(MPI_Type_free(&rtype));
 }
 
+/* Ghost build: the transfer travels to or from the target's ghost in one
+ * message (src/gmr/gmr_ghost.c); t describes rem + lo, the strides rem. */
+static void strided_am(const armcii_iov_op_t *op, char *loc, const int lstride[],
+                       armcii_target_t *t, const int rstride[], const int count[], int levels,
+                       long nseg, ptrdiff_t lo)
+{
+    blocks_t b = {.loc = loc, .block = (size_t)count[0]};
+    armcii_iov_iter_init(&b.it, levels, count, lstride, NULL);
+    armcii_gmr_src_t s = {loc, MPI_DATATYPE_NULL, (size_t)nseg * (size_t)count[0], next_block,
+                          &b};
+    t->disp -= lo; /* rem's own place (lo < 0 only where a stride is negative) */
+    armcii_log(3, "%s: strided transfer through %d's ghost, %ld blocks of %d bytes", op->call,
+               op->proc, nseg, count[0]);
+    if (op->kind == ARMCII_IOV_ACC)
+        armcii_gmr_acc_am(t, op->datatype, op->scale, &s, levels, count, rstride);
+    else
+        armcii_gmr_xfer_am(t, op->kind == ARMCII_IOV_PUT, &s, levels, count, rstride);
+}
+
 static void strided_as_iov(const armcii_iov_op_t *op, char *loc, const int lstride[],
                            char *rem, const int rstride[], const int count[], int levels,
                            long nseg, int method)
@@ -131,6 +150,9 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     armcii_iov_strided_extent(levels, count, rstride, &lo, &hi);
     armcii_target_t t;
     int in_slice = armcii_iov_xlate(op, rem + lo, (size_t)(hi - lo), 0, &t) == 0;
+    if (in_slice)
+        armcii_gmr_count_payload(op->kind == ARMCII_IOV_ACC ? ARMCII_OP_ACC : ARMCII_OP_NONCONTIG,
+                                 (size_t)(hi - lo), (size_t)nseg * (size_t)count[0]);
     int split = op->kind == ARMCII_IOV_ACC && armcii_acc_split();
     int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.all_local);
     /* The written side's blocks may not overlap in one MPI datatype: the
@@ -140,6 +162,13 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
                   !armcii_iov_strided_disjoint(levels, count,
                                                op->kind == ARMCII_IOV_GET ? lstride : rstride);
     int few = nseg < STRIDED_DTYPE_MIN_BLOCKS;
+    if (in_slice && t.am && levels <= ARMCII_AM_LEVELS &&
+        (size_t)nseg * (size_t)count[0] <= ARMCII_AM_MAX_BYTES) {
+        /* a transfer its ghost carries out (ghost build): one message, any
+         * block count, overlapping target blocks included (applied in order) */
+        strided_am(op, loc, lstride, &t, rstride, count, levels, nseg, lo);
+        return;
+    }
     if (!in_slice || (!local && (split || overlap || few))) {
         /* Several regions (or a bad address: translated and reported per
          * segment), a datatype MPI would mishandle, or overlapping target

@@ -34,16 +34,12 @@ int armcii_mutex_swap_int(const armcii_target_t *t, int value)
 
 int armcii_mutex_cas_int(const armcii_target_t *t, int compare, int value)
 {
-    int old;
     if (use_cpu(t)) {
         __atomic_compare_exchange_n((int *)t->direct, &compare, value, 0,
                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
         return compare; /* on failure it now holds the value found */
     }
-    ARMCII_MPI(MPI_Compare_and_swap(&value, &compare, &old, MPI_INT, t->rank, t->disp,
-                                    t->win));
-    armcii_gmr_complete_remote(t);
-    return old;
+    return armcii_gmr_cas_int(t, compare, value);
 }
 
 /* Node-local RMW with CPU atomics; the result goes to *ploc. */

@@ -154,7 +154,21 @@ static void print_targets(const double *tw, int np)
 enum { V_COMM, V_COMP, V_CALLS, V_WORK, V_OPS, V_BYTES = V_OPS + ARMCII_OP_NCLASS,
        V_CCALLS = V_BYTES + ARMCII_OP_NCLASS, V_CTIME = V_CCALLS + ARMCII_OP_NCLASS,
        V_CWAIT = V_CTIME + ARMCII_OP_NCLASS, V_CCONG = V_CWAIT + ARMCII_OP_NCLASS,
-       NV = V_CCONG + ARMCII_OP_NCLASS };
+       V_MCALLS = V_CCONG + ARMCII_OP_NCLASS, V_MSECS = V_MCALLS + ARMCII_MPIOP_N,
+       NV = V_MSECS + ARMCII_MPIOP_N };
+
+/* What the MPI did with the classes: calls and time per MPI operation. */
+static void print_mpiops(const double *sum, const double *mx, int np)
+{
+    for (int k = 0; k < ARMCII_MPIOP_N; k++) {
+        if (sum[V_MCALLS + k] <= 0)
+            continue;
+        fprintf(stderr, "[0] ARMCI profile: MPI op %-30s calls %.0f (all processes), "
+                "%.6f s per process (max %.6f), %.2f us per call\n", armcii_gmr_mpiop_name(k),
+                sum[V_MCALLS + k], sum[V_MSECS + k] / np, mx[V_MSECS + k],
+                1e6 * sum[V_MSECS + k] / sum[V_MCALLS + k]);
+    }
+}
 
 static void print_report(const double *sum, const double *mx, int np, int n, unsigned ghost)
 {
@@ -167,13 +181,15 @@ static void print_report(const double *sum, const double *mx, int np, int n, uns
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
         if (sum[V_OPS + c] <= 0 && sum[V_CCALLS + c] <= 0)
             continue;
-        fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f, calls %.0f, "
-                "T_comm %.6f s, W %.6f s, C %.6f s (per process)\n", armcii_gmr_class_name(c),
+        fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f, calls %.0f (all "
+                "processes), T_comm %.6f s, W %.6f s, C %.6f s (per process)\n",
+                armcii_gmr_class_name(c),
                 sum[V_OPS + c], sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
                 sum[V_CWAIT + c] / np, sum[V_CCONG + c] / np);
         if (ghost & 1u << c)
             wg += sum[V_CWAIT + c] / np;
     }
+    print_mpiops(sum, mx, np);
     char names[64];
     fprintf(stderr, "[0] ARMCI profile: measured T = %.6f s; W of the classes ghosts serve "
             "here (%s) = %.6f s\n", tot, armcii_gmr_class_names(ghost, names, sizeof names), wg);
@@ -205,6 +221,7 @@ void armcii_profile_report(void)
     long ops[ARMCII_OP_NCLASS];
     double bytes[ARMCII_OP_NCLASS];
     armcii_gmr_op_stats(ops, bytes);
+    armcii_gmr_mpiop_stats(v + V_MCALLS, v + V_MSECS);
     v[V_COMM] = PG.t_comm;
     v[V_COMP] = total - PG.t_comm;
     v[V_CALLS] = (double)PG.calls;

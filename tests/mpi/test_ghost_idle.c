@@ -141,7 +141,9 @@ static void check_idle(const char *when, const int *gpid, int ng)
 static void auto_off_then_on(void **ptr)
 {
     double x, t0 = MPI_Wtime();
-    int peer = (me + 1) % np, mine, all = 0;
+    /* a peer on another (virtual) node: gets from a node-mate are load/store
+     * (the node-local path), which the decision never counts as waiting */
+    int peer = (me + np / 2) % np, mine, all = 0;
     while (!all && MPI_Wtime() - t0 < 30) {
         for (int k = 0; k < 1000 && armcii_adapt_redirecting() != 0; k++)
             ARMCI_Get(ptr[peer], &x, sizeof x, peer);

@@ -66,8 +66,20 @@ static int class_line(const char *out, const char *name, double *calls, double *
     char key[64];
     snprintf(key, sizeof key, "ARMCI profile: %-9s ops ", name);
     const char *p = strstr(out, key);
-    return p && sscanf(p + strlen(key), "%*f, bytes %*f, calls %lf, T_comm %lf s, W %lf s",
-                       calls, t, w) == 3;
+    return p && sscanf(p + strlen(key), "%*f, bytes %*f, calls %lf (all processes), "
+                       "T_comm %lf s, W %lf s", calls, t, w) == 3;
+}
+
+/* Calls summed over the report's lines of MPI operation op; 0 if none. */
+static double mpiop_calls(const char *out, const char *op)
+{
+    char key[96];
+    double n = 0;
+    snprintf(key, sizeof key, "ARMCI profile: MPI op %-30s calls ", op);
+    const char *p = strstr(out, key);
+    if (p)
+        sscanf(p + strlen(key), "%lf", &n);
+    return n;
 }
 
 /* Run ARMCI_Finalize with stderr captured into buf (rank 0 only). */
@@ -141,6 +153,11 @@ int main(int argc, char **argv)
               w);
         CHECK(class_line(out, "acc", &calls, &t, &w) && calls == np,
               "acc calls %g, expected %d", calls, np);
+        /* where puts take the MPI path, the report says what MPI did with them */
+        const char *mode = getenv("ARMCI_TEST_MODE");
+        if (mode && strcmp(mode, "on") != 0)
+            CHECK(mpiop_calls(out, "MPI_Put") + mpiop_calls(out, "message to a ghost (write)") > 0,
+                  "mode %s: no MPI operation line for the puts: '%s'", mode, out);
         char missing[64];
         CHECK(names_region_classes(out, want, missing, sizeof missing),
               "the classes ghosts serve here leave out the region window's '%s': '%s'",

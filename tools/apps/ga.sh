@@ -112,9 +112,7 @@ for mode in $modes; do
     preload=
     case $mode in
     native-vn*)
-        preload=$work/procname-shim-$mpi_tag.so
-        $MPICC -shared -fPIC -O2 -o "$preload" "$here/procname_shim.c" ||
-            { echo "ga.sh: building $preload failed" >&2; exit 1; } ;;
+        preload=$(procname_shim "$work" "$here/procname_shim.c") || exit 1 ;;
     esac
     logs=$work/logs-$tag/$mode
     rm -rf "$logs" && mkdir -p "$logs" && touch "$logs/.start"

@@ -30,3 +30,16 @@ mpi_env() {
     esac
     export MPICC MPICXX MPIFC MPIEXEC MPI_LDFLAGS
 }
+
+# procname_shim DIR SRC: builds SRC (tools/apps/procname_shim.c) for the
+# chosen MPI into DIR, once per MPI, and prints the library's path: what
+# GA's own runtimes preload, in their ranks only, to run on virtual nodes
+# (modes.sh, native-vnK).  Needs mpi_env first.
+procname_shim() {
+    _so=$1/procname-shim-$mpi_tag.so
+    if [ ! -f "$_so" ] || [ "$2" -nt "$_so" ]; then
+        mkdir -p "$1" && $MPICC -shared -fPIC -O2 -o "$_so" "$2" ||
+            { echo "procname_shim: building $_so failed" >&2; return 1; }
+    fi
+    echo "$_so"
+}

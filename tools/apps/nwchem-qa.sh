@@ -12,10 +12,15 @@
 # launcher turns that into the chosen MPI's command with a time limit, so a
 # hang is a failure and not a stuck run.
 launcher=$top/qa-launch.sh
+# QA_RANK_PRELOAD: a library the ranks preload, never the launcher (GA's
+# runtimes on virtual nodes: procname_shim.c, mode native-vnK).
 cat >"$launcher" <<EOF
 #!/bin/sh
 [ "\$1" = -np ] && shift
-exec timeout -k 10 ${NWCHEM_TEST_TIMEOUT:-1800} $MPIEXEC "\$@"
+n=\$1
+shift
+[ -z "\${QA_RANK_PRELOAD:-}" ] || set -- env LD_PRELOAD="\$QA_RANK_PRELOAD" "\$@"
+exec timeout -k 10 ${NWCHEM_TEST_TIMEOUT:-1800} $MPIEXEC "\$n" "\$@"
 EOF
 chmod +x "$launcher"
 export NWCHEM_TOP=$top NWCHEM_TARGET=LINUX64 NWCHEM_EXECUTABLE=$exe
@@ -24,6 +29,7 @@ export OMP_NUM_THREADS=1
 
 status=0
 for mode in $modes; do
+    QA_RANK_PRELOAD=
     mode_env "$mode" "$nprocs" "$runtime" || exit 2
     lib=""
     case $mode in
@@ -32,8 +38,10 @@ for mode in $modes; do
             { echo "nwchem.sh: mode $mode needs ARMCI_GHOST_PREFIX (a ghost build's install)" >&2; exit 2; }
         lib=$ARMCI_GHOST_PREFIX/lib ;;
     native) ;;
+    native-vn*) QA_RANK_PRELOAD=$(procname_shim "$work" "$here/procname_shim.c") || exit 1 ;;
     *) lib=$armci_prefix/lib ;;
     esac
+    export QA_RANK_PRELOAD
     logs=$work/logs-$tag/$mode
     rm -rf "$logs" && mkdir -p "$logs"
     results=$logs/results.txt

@@ -15,8 +15,11 @@
 #   -m MPI      ompi (default), mpich, or an MPI prefix (see mpi-env.sh)
 #   -M MODES    modes the QA runs in: on off vn2 (plain library), ghost-on
 #               ghost-auto (ARMCI_GHOST_PREFIX's library, 2 virtual nodes of
-#               NPROCS/2 users + 1 ghost), native (GA runtimes); default
-#               "on vn2" for armci, "native" otherwise
+#               NPROCS/2 users + 1 ghost), vnK (virtual nodes of K), native
+#               and native-vnK (GA runtimes; native-vnK: every K computing
+#               ranks a node, MPI-PR with a progress rank each, through
+#               tools/apps/procname_shim.c); default "on vn2" for armci,
+#               "native" otherwise
 #   -n NPROCS   computing processes (default 4; mpi-pr adds its progress rank)
 #   -T TESTS    QA tests (default: QA/doafewqmtests.mpi's list, tce_h2o and
 #               tce_ccsd_t_h2o)
@@ -39,9 +42,9 @@
 # failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,39p' "$0"; exit 2; }
+usage() { sed -n '9,42p' "$0"; exit 2; }
 . "$here/modes.sh"
-app_options 9,39 "$@"
+app_options 9,42 "$@"
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || usage
 nw_src=$(cd "$1" && pwd)
