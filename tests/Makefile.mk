@@ -35,7 +35,8 @@ RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
-	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh
+	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh \
+	tests/unit/test_spack_recipe.sh
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 # ARMCI_WAIT_YIELD: reads whether waits yielded through an internal
 # counter, so it links the library's objects

@@ -5,7 +5,10 @@
 # vn2 and the mode-on-only tests), `make distcheck` (the tarball builds and
 # passes its tests; one mode), a ghost-progress build, and an MPICH build (modes on and vn2; Open
 # MPI's osc modes do not exist there) with its ghost build's
-# `make check-ghost` in modes vn2 and off.
+# `make check-ghost` in modes vn2 and off; and the installed CMake package
+# (tests/cmake).  The Debian packages and the Spack recipe have scripts of
+# their own (tools/debian-check.sh, tools/spack-check.sh SPACK_ROOT), run
+# outside CI's 30 minutes (docs/install.md).
 #
 # Kept inside CI's 30 minutes by running each check once where a second run
 # finds nothing new: the builds other than the default and the Open MPI
@@ -82,6 +85,9 @@ skips check test-suite.log test-suite-on.log test-suite-off.log test-suite-vn2.l
     test-suite-pt2pt.log test-suite-ucx.log
 make stress # 10^6 operations in modes on and off (the README's promise)
 lap stress
+# the installed CMake package, as a user's project finds it
+sh "$top/tests/cmake/test_cmake_package.sh" . || { echo "check-all: FAIL: CMake package"; exit 1; }
+lap cmake-package
 make fuzz FUZZ_SECONDS=15 >fuzz.log 2>&1 || { cat fuzz.log; exit 1; }  # 3 harnesses
 cat fuzz.log
 if grep -q '^make fuzz: skipped' fuzz.log; then

@@ -7,7 +7,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    build-essential autoconf automake libtool pkg-config \
+    build-essential autoconf automake libtool pkg-config cmake \
     openmpi-bin libopenmpi-dev gfortran \
     mpich libmpich-dev libscalapack-mpich-dev libscalapack-openmpi-dev \
     libglobalarrays-dev libarmci-mpi-dev liblapack-dev libblas-dev \

@@ -73,7 +73,8 @@ typedef struct armcii_target {
     MPI_Aint disp;     /* byte displacement in win */
     char *direct;      /* node-local pointer to the target bytes, or NULL */
     int all_local;     /* the region's members all share the node and direct is
-                        * on: its accumulates and RMW use CPU atomics */
+                        * on: its accumulates and RMW use CPU atomics (ghost
+                        * build: RMW only, where ghosts apply the others') */
     int reads;         /* the operation fetches data (see complete_local) */
     int am;            /* ghost build: an accumulate or RMW its ghost applies from
                         * a message (rank: the ghost, disp: in pool am_pool) */

@@ -251,6 +251,14 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t
     int msg = by_message(g, cls, len);
     if (!msg && (armcii_gmr_state.ghost_am == 2 || !(g->ghost_classes & 1u << cls)))
         return; /* with ALL, what is not a message goes to the target itself */
+    if (msg && cls == ARMCII_OP_RMW && t->direct) {
+        /* Ghosts apply RMW with CPU atomics on memory this process maps
+         * too: a node-mate's (or my own) RMW is the same atomic, done here
+         * without a message (NWChem's shared task counter: half of all
+         * RMW over 2 virtual nodes of 2). */
+        t->all_local = 1;
+        return;
+    }
     const long *w = ((ghost_region_t *)g->ghost)->where + (size_t)t->grank * W_N;
     t->win = armcii_ghost_pool_win((int)w[W_POOL]);
     t->rank = (int)w[W_GHOST];

@@ -2,8 +2,10 @@
  * Read-modify-write: ARMCI_Rmw and the int atomics the queueing mutexes use.
  *
  * CPU atomics only when every member of the region shares the node
- * (gmr->all_local), otherwise MPI atomics for everyone, so the two kinds
- * never operate on the same word.
+ * (gmr->all_local), or, in the ghost build, where ghosts apply every other
+ * process's RMW with CPU atomics (t->all_local set by the translation);
+ * otherwise MPI atomics for everyone, so the two kinds never operate on
+ * the same word.
  *
  * Completion: MPI_Win_flush (remote completion), not flush_local.  The
  * fetched value needs a round trip anyway, and only remote completion is
@@ -90,8 +92,12 @@ void armcii_mutex_rmw(const char *call, int op, void *ploc, void *prem, int valu
     int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
     armcii_gmr_xlate(call, prem, is_long ? sizeof(long) : sizeof(int), proc,
                      ARMCII_OP_RMW, &t);
-    if (use_cpu(&t))
+    if (use_cpu(&t)) {
+        /* ghost build: my accumulates to t may still be on their way to
+         * its ghost (location consistency; nothing to do elsewhere) */
+        armcii_gmr_order_read(&t);
         rmw_cpu(op, ploc, t.direct, value);
-    else
+    } else {
         rmw_mpi(&t, op, ploc, value);
+    }
 }

@@ -219,7 +219,8 @@ static void rmw_and_mutex(void **ptr)
     }
 }
 
-/* A node-mate's slice in the ghosts' pools has a direct mapping. */
+/* A node-mate's slice in the ghosts' pools has a direct mapping, and its
+ * RMW take it. */
 static void check_node_local(void **ptr)
 {
     const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE");
@@ -231,6 +232,11 @@ static void check_node_local(void **ptr)
     CHECK(armcii_gmr_xlate_try(ptr[mate], sizeof(double), mate, ARMCII_OP_GET, &t) == 0,
           "cannot translate node-mate %d's slice", mate);
     CHECK(t.direct != NULL, "node-mate %d's slice in a ghost pool has no direct mapping", mate);
+    /* a node-mate's RMW is a CPU atomic here, as its ghost's are: no message */
+    slab_t *ms = ptr[mate];
+    long got, before = (long)am_count();
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &got, &ms->l[LD - 1], 1, mate);
+    CHECK((long)am_count() == before, "an RMW to node-mate %d went to a ghost", mate);
 }
 
 /* One pass over everything; am: ghosts are expected to apply from messages. */
