@@ -4,11 +4,13 @@
  * region's window through the internal translation, so it links the static
  * library and does not build against another ARMCI).
  *
- * Rank 0 drives rank 1; the four operations are sampled round-robin in the
+ * Rank 0 drives rank 1; the six operations are sampled round-robin in the
  * same run (A B C D A B C D ...), so machine noise hits them alike:
- *   put/get          ARMCI_Put/ARMCI_Get (blocking: local completion)
- *   win_put/win_get  MPI_Put/MPI_Get + MPI_Win_flush_local on the region's
- *                    window, at the displacement ARMCI itself would use
+ *   put/get/acc      ARMCI_Put/ARMCI_Get/ARMCI_Acc (doubles, scale 1;
+ *                    blocking: local completion)
+ *   win_put/win_get/win_acc  MPI_Put/MPI_Get/MPI_Accumulate (MPI_DOUBLE,
+ *                    MPI_SUM) + MPI_Win_flush_local on the region's window,
+ *                    at the displacement ARMCI itself would use
  * Extra column vs_win: median of the ARMCI op over its raw twin (< 1: the
  * library is faster, e.g. the node-local load/store path).
  */
@@ -16,9 +18,9 @@
 #include "bench_common.h"
 #include "gmr.h"
 
-enum { OP_PUT, OP_GET, OP_WIN_PUT, OP_WIN_GET, NOPS };
-static const char *const names[NOPS] = {"put", "get", "win_put", "win_get"};
-static const int twin[NOPS] = {OP_WIN_PUT, OP_WIN_GET, -1, -1};
+enum { OP_PUT, OP_GET, OP_ACC, OP_WIN_PUT, OP_WIN_GET, OP_WIN_ACC, NOPS };
+static const char *const names[NOPS] = {"put", "get", "acc", "win_put", "win_get", "win_acc"};
+static const int twin[NOPS] = {OP_WIN_PUT, OP_WIN_GET, OP_WIN_ACC, -1, -1, -1};
 
 static struct {
     int peer;
@@ -41,6 +43,16 @@ static double time_op(int op, int bytes, int iters)
         break;
     case OP_GET:
         BC_SAMPLE(ns, iters, ARMCI_Get(remote, S.dst, bytes, p));
+        break;
+    case OP_ACC: {
+        double one = 1;
+        BC_SAMPLE(ns, iters, ARMCI_Acc(ARMCI_ACC_DBL, &one, S.src, remote, bytes, p));
+        break;
+    }
+    case OP_WIN_ACC:
+        BC_SAMPLE(ns, iters, MPI_Accumulate(S.src, bytes / 8, MPI_DOUBLE, S.wrank, S.disp,
+                                            bytes / 8, MPI_DOUBLE, MPI_SUM, S.win);
+                  MPI_Win_flush_local(S.wrank, S.win));
         break;
     case OP_WIN_PUT:
         BC_SAMPLE(ns, iters, MPI_Put(S.src, bytes, MPI_BYTE, S.wrank, S.disp, bytes,
@@ -105,7 +117,8 @@ static void setup(void)
     if (!S.base || ARMCI_Malloc(S.base, (armci_size_t)S.maxsize))
         bc_die("ARMCI_Malloc of %zu bytes failed", S.maxsize);
     /* The region's own window and displacement (a get is never redirected
-     * to a ghost, so this is the window ARMCI_Put/Get use off-node). */
+     * to a ghost, so this is the window ARMCI_Put/Get/Acc use off-node in
+     * the plain build). */
     if (armcii_gmr_xlate_try(S.base[S.peer], S.maxsize, S.peer, ARMCII_OP_GET, &t))
         bc_die("rank %d's ARMCI_Malloc slice is not in the translation table", S.peer);
     S.win = t.win;

@@ -8,7 +8,8 @@
 # size by `make bench` (benchmarks/bench.mk, GA_BENCH_LIST) and once in
 # their small mode by `make check` in every transport mode
 # (test_ga_bench.sh, which skips without GA).
-GA_BENCH_PROGS = benchmarks/ga/ga_scf benchmarks/ga/ga_patch benchmarks/ga/ga_irreg
+GA_BENCH_PROGS = benchmarks/ga/ga_scf benchmarks/ga/ga_patch benchmarks/ga/ga_irreg \
+	benchmarks/ga/ga_classes
 GA_BENCH_COMMON = benchmarks/ga/gab.h
 if GA_SCALAPACK_STUBS
 GA_BENCH_COMMON += tests/ga/ga_scalapack_stub.c
@@ -33,3 +34,7 @@ benchmarks_ga_ga_patch_LDADD = $(GA_LIBS)
 benchmarks_ga_ga_irreg_SOURCES = benchmarks/ga/ga_irreg.c $(GA_BENCH_COMMON)
 benchmarks_ga_ga_irreg_CPPFLAGS = $(AM_CPPFLAGS) $(GA_CPPFLAGS)
 benchmarks_ga_ga_irreg_LDADD = $(GA_LIBS)
+
+benchmarks_ga_ga_classes_SOURCES = benchmarks/ga/ga_classes.c $(GA_BENCH_COMMON)
+benchmarks_ga_ga_classes_CPPFLAGS = $(AM_CPPFLAGS) $(GA_CPPFLAGS)
+benchmarks_ga_ga_classes_LDADD = $(GA_LIBS)

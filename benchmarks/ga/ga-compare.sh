@@ -1,6 +1,6 @@
 #!/bin/sh
 # ga-compare.sh - the GA-level benchmarks of benchmarks/ga (ga_scf, ga_patch,
-# ga_irreg) side by side on several Global Arrays runtimes.
+# ga_irreg, ga_classes) side by side on several Global Arrays runtimes.
 #
 # Each runtime is a GA installation (PREFIX/include/ga.h, PREFIX/lib/libga.a)
 # built from one GA source tree by tools/apps/ga.sh: over this library
@@ -51,8 +51,8 @@
 #   -n "LIST"           computing processes per run (default "2")
 #   -H NODES            physical nodes the launcher spreads over (default 1)
 #   -r ROUNDS           rounds (default 3)
-#   -p PROG="ARGS"      one program run: PROG is ga_scf, ga_patch or
-#                       ga_irreg, ARGS its key=value sizes (see the program's
+#   -p PROG="ARGS"      one program run: PROG is ga_scf, ga_patch, ga_irreg or
+#                       ga_classes, ARGS its key=value sizes (see the program's
 #                       header), e.g. -p ga_scf="n=512 nb=64 extra=8";
 #                       repeatable; default: each program once, its defaults
 #   -s                  smoke test: every program in its small mode, 1 round
@@ -151,7 +151,8 @@ while getopts R:A:E:V:x:a:b:n:H:r:p:sm:c:l:t:o:w: opt; do
     H)  nodes=$OPTARG ;;
     r)  rounds=$OPTARG ;;
     p)  prog=${OPTARG%%=*}
-        case $prog in ga_scf | ga_patch | ga_irreg) ;; *) die "-p $OPTARG: programs are ga_scf, ga_patch, ga_irreg" ;; esac
+        case $prog in ga_scf | ga_patch | ga_irreg | ga_classes) ;;
+        *) die "-p $OPTARG: programs are ga_scf, ga_patch, ga_irreg, ga_classes" ;; esac
         args=
         [ "$prog" = "$OPTARG" ] || args=${OPTARG#*=}
         eval "job_prog_$njobs=\$prog job_args_$njobs=\$args"
@@ -193,7 +194,7 @@ if [ -z "$base" ]; then
 fi
 [ -n "$(rt_index "$base")" ] || die "-b $base: no such runtime"
 if [ $njobs -eq 0 ]; then
-    for prog in ga_scf ga_patch ga_irreg; do
+    for prog in ga_scf ga_patch ga_irreg ga_classes; do
         eval "job_prog_$njobs=\$prog job_args_$njobs=''"
         njobs=$((njobs + 1))
     done
@@ -263,7 +264,7 @@ while [ $i -lt $nr ]; do
             [ -f "$ga/lib/libcomex.a" ] && libs="$libs -lcomex"
         fi
         libs="$libs $(extra_libs "$ga")"
-        for prog in ga_scf ga_patch ga_irreg; do
+        for prog in ga_scf ga_patch ga_irreg ga_classes; do
             echo "ga-compare.sh: building $prog for $name: $cc $cflags $inc ... $libs"
             $cc $cflags $inc -o "$bdir/$prog" "$here/$prog.c" $libs >"$bdir/$prog.log" 2>&1 ||
                 { cat "$bdir/$prog.log"; die "cannot build $prog for $name"; }

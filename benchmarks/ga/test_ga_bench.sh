@@ -1,6 +1,6 @@
 #!/bin/sh
 # make check: each GA-level benchmark (benchmarks/ga/ga_scf, ga_patch,
-# ga_irreg) once in its `small` mode (tiny sizes, 1 repetition) as a
+# ga_irreg, ga_classes) once in its `small` mode (tiny sizes, 1 repetition) as a
 # correctness test, in every transport mode (tests/run-mode.sh exports the
 # mode's environment and MPI_MCA).  Every program verifies its own results
 # and exits non-zero on a wrong value.  Skips when configure found no
@@ -8,7 +8,7 @@
 top=${TESTS_BUILDDIR:-tests}/..
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
 np=${NPROCS:-4}
-progs="ga_scf ga_patch ga_irreg"
+progs="ga_scf ga_patch ga_irreg ga_classes"
 for p in $progs; do
     [ -x "$top/benchmarks/ga/$p" ] ||
         { echo "SKIP: benchmarks/ga/$p not built (configure found no Global Arrays)"; exit 77; }

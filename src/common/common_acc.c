@@ -1,9 +1,11 @@
 /*
  * The CPU accumulate kernels: dst += scale * src for every ARMCI_ACC_* type,
  * and dst = scale * src (staging a scaled accumulate for MPI, which only
- * sums).  Shared by the node-local path (src/gmr, src/iov) and the ghosts,
- * which apply accumulates shipped to them (src/ghost/ghost_am.c).
+ * sums); and the CPU read-modify-writes.  Shared by the node-local path
+ * (src/gmr, src/iov, src/mutex) and the ghosts, which apply what is
+ * shipped to them (src/ghost/ghost_am.c): the same atomics on both sides.
  */
+#include <sched.h>
 #include "common.h"
 
 /* Accumulates are memory-bound loops that -O2's very cheap vectorizer
@@ -77,3 +79,42 @@ ACC_VECTORIZE void armcii_acc_kernel(int datatype, const void *scale, const void
     default: CPLX_LOOP(double, +=); break;
     }
 }
+
+long armcii_cpu_rmw(int op, void *p, long a, long b)
+{
+    switch (op) {
+    case ARMCI_FETCH_AND_ADD:
+        return __atomic_fetch_add((int *)p, (int)a, __ATOMIC_SEQ_CST);
+    case ARMCI_FETCH_AND_ADD_LONG:
+        return __atomic_fetch_add((long *)p, a, __ATOMIC_SEQ_CST);
+    case ARMCI_SWAP:
+        return __atomic_exchange_n((int *)p, (int)a, __ATOMIC_SEQ_CST);
+    case ARMCI_SWAP_LONG:
+        return __atomic_exchange_n((long *)p, a, __ATOMIC_SEQ_CST);
+    default: { /* ARMCII_CPU_CAS_INT */
+        int expect = (int)a;
+        __atomic_compare_exchange_n((int *)p, &expect, (int)b, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST);
+        return expect; /* the value found */
+    }
+    }
+}
+
+/* Test-and-test-and-set; yields when spinning long, because ranks are often
+ * oversubscribed and the holder may be descheduled. */
+void armcii_spin_lock(int *l)
+{
+    for (int spins = 0;; spins++) {
+        if (!__atomic_load_n(l, __ATOMIC_RELAXED) &&
+            !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+            return;
+        if (spins > 64)
+            sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        else
+            __builtin_ia32_pause();
+#endif
+    }
+}
+
+void armcii_spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }

@@ -68,6 +68,9 @@ void armcii_ghost_set_busy(int busy);
 MPI_Win armcii_ghost_pool_win(int i);
 
 
+/* Every partition starts with ARMCII_GHOST_ALIGN bytes of its own: an int
+ * there is the lock of the accumulates applied with the CPU to any of its
+ * slices, by the ghost or by the users of the node. */
 /* User: my mapping of the partition of user-world rank `user` in pool `pool`
  * when that user shares my (virtual) node and its partition could be
  * mapped here, else NULL (the node-local path into ghost-reachable memory). */
@@ -90,9 +93,7 @@ void armcii_ghost_pool_free(const armcii_ghost_slice_t *s, size_t size);
  * (header only; the reply carries the data, the old value or nothing). */
 #define ARMCII_AM_MAX_LEVELS 8
 enum { ARMCII_AM_ACC = 1, ARMCII_AM_RMW, ARMCII_AM_FENCE, ARMCII_AM_PUT, ARMCII_AM_GET };
-/* RMW operation codes are ARMCI_FETCH_AND_ADD(_LONG) and ARMCI_SWAP(_LONG),
- * and this one: compare operand[0] and swap in operand[1] (ints). */
-enum { ARMCII_AM_CAS_INT = 100 };
+/* RMW operation codes: those of armcii_cpu_rmw (src/common). */
 typedef struct {
     int32_t kind;
     int32_t datatype;     /* ACC: ARMCI_ACC_*; RMW: the operation code */

@@ -155,6 +155,14 @@ static char *at(int src, int pool, int64_t disp, int64_t len)
 /* Walk the target's blocks in ARMCI's pack order (level 1 fastest),
  * moving `payload` bytes between them and data: accumulate or put into the
  * target, or (GET) pack the target into data. */
+/* The accumulate lock of the partition holding pool displacement disp
+ * (users of the node apply accumulates to it with the CPU too). */
+static int *partition_lock(int pool, int64_t disp)
+{
+    size_t part = GH.pool[pool].part;
+    return (int *)(GH.pool[pool].base + (size_t)disp / part * part);
+}
+
 /* One block: accumulate or put data into the target, or (GET) copy it out. */
 static inline void move(const armcii_ghost_am_t *h, char *target, char *data, size_t n)
 {
@@ -174,8 +182,15 @@ static void walk_indexed(int src, const armcii_ghost_am_t *h, const int64_t *dis
     int64_t block = h->count[0], n = h->count[1];
     if (block <= 0 || n <= 0 || (uint64_t)block * (uint64_t)n != payload)
         armcii_error("ARMCI ghost", "malformed vector message from process %d", src);
+    /* one target process: its slices share their partition's lock */
+    at(src, h->pool, disp[0], block); /* checks the pool before the lock is looked up */
+    int *lock = h->kind == ARMCII_AM_ACC ? partition_lock(h->pool, disp[0]) : NULL;
+    if (lock)
+        armcii_spin_lock(lock);
     for (int64_t k = 0; k < n; k++)
         move(h, at(src, h->pool, disp[k], block), data + k * block, (size_t)block);
+    if (lock)
+        armcii_spin_unlock(lock);
 }
 
 static void walk(int src, const armcii_ghost_am_t *h, char *data, size_t payload)
@@ -198,8 +213,11 @@ static void walk(int src, const armcii_ghost_am_t *h, char *data, size_t payload
         armcii_error("ARMCI ghost", "a message from process %d carries %zu bytes for %lld "
                      "blocks of %lld", src, payload, (long long)nblk, (long long)block);
     char *base = at(src, h->pool, h->disp + lo, hi - lo) - lo;
+    int *lock = h->kind == ARMCII_AM_ACC ? partition_lock(h->pool, h->disp) : NULL;
     int idx[ARMCII_AM_MAX_LEVELS + 1] = {0};
     int64_t off = 0;
+    if (lock)
+        armcii_spin_lock(lock);
     for (int64_t b = 0; b < nblk; b++) {
         move(h, base + off, data + b * block, (size_t)block);
         for (int k = 1; k <= lv; k++) { /* odometer: the next block's offset */
@@ -210,6 +228,8 @@ static void walk(int src, const armcii_ghost_am_t *h, char *data, size_t payload
             idx[k] = 0;
         }
     }
+    if (lock)
+        armcii_spin_unlock(lock);
 }
 
 /* The bytes a get asks for: the product of its counts. */
@@ -256,34 +276,13 @@ static char *reply_buf(size_t n)
 
 static long apply_rmw(int src, const armcii_ghost_am_t *h)
 {
-    int is_long = h->datatype == ARMCI_FETCH_AND_ADD_LONG || h->datatype == ARMCI_SWAP_LONG;
+    int op = h->datatype;
+    if (op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG && op != ARMCI_SWAP &&
+        op != ARMCI_SWAP_LONG && op != ARMCII_CPU_CAS_INT)
+        armcii_error("ARMCI ghost", "unknown read-modify-write %d from process %d", op, src);
+    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
     char *p = at(src, h->pool, h->disp, is_long ? (int64_t)sizeof(long) : (int64_t)sizeof(int));
-    long old;
-    switch (h->datatype) {
-    case ARMCI_FETCH_AND_ADD:
-        old = __atomic_fetch_add((int *)p, (int)h->operand[0], __ATOMIC_SEQ_CST);
-        break;
-    case ARMCI_FETCH_AND_ADD_LONG:
-        old = __atomic_fetch_add((long *)p, h->operand[0], __ATOMIC_SEQ_CST);
-        break;
-    case ARMCI_SWAP:
-        old = __atomic_exchange_n((int *)p, (int)h->operand[0], __ATOMIC_SEQ_CST);
-        break;
-    case ARMCI_SWAP_LONG:
-        old = __atomic_exchange_n((long *)p, h->operand[0], __ATOMIC_SEQ_CST);
-        break;
-    case ARMCII_AM_CAS_INT: {
-        int expect = (int)h->operand[0];
-        __atomic_compare_exchange_n((int *)p, &expect, (int)h->operand[1], 0, __ATOMIC_SEQ_CST,
-                                    __ATOMIC_SEQ_CST);
-        old = expect; /* the value found */
-        break;
-    }
-    default:
-        armcii_error("ARMCI ghost", "unknown read-modify-write %d from process %d", h->datatype,
-                     src);
-    }
-    return old;
+    return armcii_cpu_rmw(op, p, h->operand[0], h->operand[1]);
 }
 
 int armcii_ghost_am_poll(void)

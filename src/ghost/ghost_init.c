@@ -264,8 +264,43 @@ static void free_comms(void)
     ARMCII_MPI(PMPI_Comm_free(&GH.pworld));
 }
 
+/* How a ghost waits when nothing is there to serve. */
+typedef struct {
+    struct timespec nap;  /* ARMCI_PROGRESS_USLEEP's nap between polls, or 0 */
+    long idle_us;         /* nap while no user of mine has a region redirected */
+} rest_t;
+
+/* While no bound user has a region redirected here, and the automatic
+ * mode's last commit did not turn redirection on, nothing can arrive but
+ * commands: nap, doubling from IDLE_NAP_MIN_US up to IDLE_NAP_MAX_US (the
+ * first command after a long idle waits at most that long). */
+enum { IDLE_NAP_MIN_US = 10, IDLE_NAP_MAX_US = 1000 };
+
+static void rest_reset(rest_t *r) { r->idle_us = IDLE_NAP_MIN_US; }
+
+static void nap_us(long us)
+{
+    struct timespec t = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&t, NULL);
+}
+
+/* Nothing was served in this poll (and no proposal is open). */
+static void rest(rest_t *r)
+{
+    /* My users say busy when they apply an "on" themselves; a user parked
+     * in a barrier applies a commit only when the barrier ends, while
+     * origins elsewhere already aim at me (GA's testmult.x crawled on 1 ms
+     * naps per emulated get; tests/mpi/test_adapt_parked.c). */
+    if (GH.nbusy == 0 && !armcii_round_ghost_serving()) {
+        nap_us(r->idle_us);
+        r->idle_us = r->idle_us * 2 > IDLE_NAP_MAX_US ? IDLE_NAP_MAX_US : r->idle_us * 2;
+    } else if (r->nap.tv_sec || r->nap.tv_nsec) {
+        nanosleep(&r->nap, NULL); /* leave the core to users on busy nodes */
+    }
+}
+
 /* The ghost's loop; nap_us >= 0: the nap ARMCI_PROGRESS_USLEEP asked for. */
-__attribute__((noreturn)) static void serve(long nap_us)
+__attribute__((noreturn)) static void serve(long nap_us_asked)
 {
     /* A ghost with a core of its own polls without pause: every nap delays
      * the software RMA it serves (osc ucx's accumulate takes several round
@@ -278,28 +313,24 @@ __attribute__((noreturn)) static void serve(long nap_us)
      * ghost that merely yielded would wait for a spinning origin's time
      * slice to end: it naps ARMCI_PROGRESS_USLEEP's default instead, and
      * the wakeup preempts.  An explicit ARMCI_PROGRESS_USLEEP always wins. */
-    if (nap_us < 0)
-        nap_us = armcii_host_crowded() && !armcii_mpi_yields_when_idle() ? 10 : 0;
-    struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
+    long nap = nap_us_asked;
+    if (nap < 0)
+        nap = armcii_host_crowded() && !armcii_mpi_yields_when_idle() ? 10 : 0;
+    rest_t r = {.nap = {nap / 1000000, (nap % 1000000) * 1000}};
+    rest_reset(&r);
     armcii_set_call("ARMCI ghost");
     armcii_ghost_cmd_t c;
     MPI_Request req;
     MPI_Status st;
     int fin = 0, held = 0, rounds_over = 0;
     double next_check = 0;
-    /* While no bound user has a region redirected here, and the automatic
-     * mode's last commit did not turn redirection on, nothing can arrive
-     * but commands: nap, doubling from IDLE_NAP_MIN_US up to IDLE_NAP_MAX_US
-     * (the first command after a long idle waits at most that long). */
-    enum { IDLE_NAP_MIN_US = 10, IDLE_NAP_MAX_US = 1000 };
-    long idle_us = IDLE_NAP_MIN_US;
     ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                           GH.cmd_comm, &req));
     while (fin < GH.bound_users || !rounds_over) {
         int flag = held;
         int served = armcii_ghost_am_poll();
         if (served)
-            idle_us = IDLE_NAP_MIN_US;
+            rest_reset(&r);
         rounds_over = armcii_round_ghost_step(fin == GH.bound_users);
         if (fin < GH.bound_users && !held)
             ARMCII_MPI(PMPI_Test(&req, &flag, &st));
@@ -310,29 +341,17 @@ __attribute__((noreturn)) static void serve(long nap_us)
             if (served || held || armcii_round_ghost_busy())
                 continue; /* messages flowing, or a proposal open: no nap */
             if (fin == GH.bound_users) { /* the other ghosts' rounds to finish */
-                struct timespec tick = {0, 100000};
-                nanosleep(&tick, NULL);
+                nap_us(100);
                 continue;
             }
             if (PMPI_Wtime() >= next_check) { /* ~10 checks a second */
                 check_users();
                 next_check = PMPI_Wtime() + 0.1;
             }
-            /* My users say busy when they apply an "on" themselves; a
-             * user parked in a barrier applies a commit only when the
-             * barrier ends, while origins elsewhere already aim at me
-             * (GA's testmult.x crawled on 1 ms naps per emulated get;
-             * tests/mpi/test_adapt_parked.c). */
-            if (GH.nbusy == 0 && !armcii_round_ghost_serving()) {
-                struct timespec idle = {0, idle_us * 1000};
-                nanosleep(&idle, NULL);
-                idle_us = idle_us * 2 > IDLE_NAP_MAX_US ? IDLE_NAP_MAX_US : idle_us * 2;
-            } else if (nap_us > 0) {
-                nanosleep(&nap, NULL); /* leave the core to users on busy nodes */
-            }
+            rest(&r);
             continue;
         }
-        idle_us = IDLE_NAP_MIN_US;
+        rest_reset(&r);
         fin += execute(&c, st.MPI_SOURCE);
         if (fin < GH.bound_users)
             ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,

@@ -124,7 +124,9 @@ void armcii_ghost_pool_grow(size_t min_part)
     p->free = malloc(sizeof *p->free);
     if (!p->free)
         armcii_error("ARMCI_Malloc", "out of memory");
-    *p->free = (armcii_ghost_free_t){0, part, NULL};
+    /* the partition's first bytes: the accumulate lock word of my slices
+     * (ghost_am.c and the node-local path take it) */
+    *p->free = (armcii_ghost_free_t){ARMCII_GHOST_ALIGN, part - ARMCII_GHOST_ALIGN, NULL};
     p->win = pool_window(NULL, 0); /* users expose nothing in pools */
     ARMCII_MPI(PMPI_Win_lock_all(MPI_MODE_NOCHECK, p->win));
     map_peers(p, &c);

@@ -8,7 +8,6 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gmr_impl.h"
@@ -48,32 +47,14 @@ static int acc_identity(int datatype, const void *scale)
     }
 }
 
-static inline void armcii_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Test-and-test-and-set; yields when spinning long, because ranks are often
- * oversubscribed and the holder may be descheduled. */
 void armcii_gmr_slice_lock(const armcii_target_t *t)
 {
-    int *l = t->gmr->slice[t->grank].acc_lock;
-    for (int spins = 0;; spins++) {
-        if (!__atomic_load_n(l, __ATOMIC_RELAXED) &&
-            !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-            return;
-        if (spins > 64)
-            sched_yield();
-        else
-            armcii_cpu_relax();
-    }
+    armcii_spin_lock(t->gmr->slice[t->grank].acc_lock);
 }
 
 void armcii_gmr_slice_unlock(const armcii_target_t *t)
 {
-    __atomic_store_n(t->gmr->slice[t->grank].acc_lock, 0, __ATOMIC_RELEASE);
+    armcii_spin_unlock(t->gmr->slice[t->grank].acc_lock);
 }
 
 void armcii_gmr_acc_direct(const armcii_target_t *t, int datatype, const void *scale,

@@ -15,11 +15,15 @@
  * the software-handled ones go to (ghost, pool window, displacement).
  *
  * Atomicity: on such a region EVERY operation of a redirected class to a
- * target goes through its one ghost, from any origin including same-node
- * ones and the target itself, so MPI's per-target atomicity and ordering
- * hold; the region is never all_local, so no CPU accumulate path runs on
- * it.  Both paths stay valid for the region's life: redirection is switched
- * only where every operation is complete (armcii_gmr_phase).
+ * target goes through its one ghost, so MPI's per-target atomicity and
+ * ordering hold.  Where the ghost carries accumulates and RMW out itself
+ * from messages (ARMCI_GHOST_AM), it applies them with the CPU: RMW as
+ * CPU atomics, accumulates under the target partition's lock word; the
+ * origins that map the target (its node's users, the target itself) then
+ * do exactly that themselves, without a message, and both kinds stay
+ * atomic together.  Both paths stay valid for the region's life:
+ * redirection is switched only where every operation is complete
+ * (armcii_gmr_phase).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -38,7 +42,6 @@ typedef struct {
 
 enum { W_GHOST, W_POOL, W_DISP, W_OFF, W_N }; /* W_OFF: the slice's offset in its partition */
 
-_Static_assert((int)ARMCII_RMW_CAS_INT == (int)ARMCII_AM_CAS_INT, "one code for CAS");
 _Static_assert(ARMCII_AM_LEVELS == ARMCII_AM_MAX_LEVELS, "one depth for shipped strides");
 
 void armcii_gmr_ghost_init(void)
@@ -93,16 +96,27 @@ static void set_async(armcii_gmr_t *g, int on)
                          armcii_gmr_state.ghost_am == 2);
 }
 
-static int async_wanted(const armcii_gmr_t *g)
+/* Ghosts exist and the hint (else ARMCI_GHOST_ASYNC) asks for them. */
+static int hint_wants(void)
 {
     if (!armcii_ghost_info().ghosts_on)
         return 0;
-    int on = armcii_gmr_state.async_hint >= 0 ? armcii_gmr_state.async_hint
-                                : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
+    return armcii_gmr_state.async_hint >= 0 ? armcii_gmr_state.async_hint != 0
+                                            : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
+}
+
+static int async_wanted(const armcii_gmr_t *g)
+{
     int node0 = armcii_node_of(g->abs_of[0]), spans = 0;
     for (int r = 1; r < g->size && !spans; r++)
         spans = armcii_node_of(g->abs_of[r]) != node0;
-    return on && spans; /* within one node the direct path needs no ghost */
+    return hint_wants() && spans; /* within one node the direct path needs no ghost */
+}
+
+int armcii_gmr_ghost_wanted(MPI_Comm comm)
+{
+    (void)comm; /* world allocations only: they span every node */
+    return hint_wants() && armcii_state.nnodes > 1;
 }
 
 /* Collective over g->comm: every member's slice carved (1), or none (0). */
@@ -156,20 +170,26 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     g->ghost_async = 0;
     if (!pr)
         return;
-    pr->where = malloc((size_t)g->size * W_N * sizeof(long));
-    if (!pr->where)
-        armcii_error("ARMCI_Malloc", "out of memory");
-    long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0,
-                      (long)pr->mine.gdisp, pr->size ? (long)pr->mine.off : 0};
-    armcii_allgather(mine, W_N, MPI_LONG, pr->where, g->comm);
+    if (!pr->where) { /* new (a region reused from gmr_recycle.c has its slices) */
+        pr->where = malloc((size_t)g->size * W_N * sizeof(long));
+        if (!pr->where)
+            armcii_error("ARMCI_Malloc", "out of memory");
+        long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0,
+                          (long)pr->mine.gdisp, pr->size ? (long)pr->mine.off : 0};
+        armcii_allgather(mine, W_N, MPI_LONG, pr->where, g->comm);
+    }
+    pr->pools = 0;
     for (int r = 0; r < g->size; r++) {
         const long *w = pr->where + (size_t)r * W_N;
         pr->pools |= (armcii_ghost_poolset_t)1 << w[W_POOL];
         /* node-local path: the slices of the users of my (virtual) node */
         char *part = armcii_gmr_state.direct && g->slice[r].size
                          ? armcii_ghost_peer_partition((int)w[W_POOL], g->abs_of[r]) : NULL;
-        if (part && r != g->rank)
+        if (!part)
+            continue;
+        if (r != g->rank)
             g->slice[r].direct = part + w[W_OFF];
+        g->slice[r].acc_lock = (int *)part; /* the partition's lock word */
     }
     int osc = armcii_win_component(g->win);
     g->ghost_classes = armcii_gmr_software_classes(osc);
@@ -201,22 +221,24 @@ static void flush_pools(const ghost_region_t *pr, int ghost, int pool)
 
 void armcii_gmr_ghost_freed(armcii_gmr_t *g)
 {
+    /* the caller completed my writes on both paths (armcii_gmr_fence_region)
+     * and ends with a barrier; the region may be kept (gmr_recycle.c) */
+    if (g->ghost)
+        set_async(g, 0);
+}
+
+void armcii_gmr_ghost_release(armcii_gmr_t *g)
+{
     ghost_region_t *pr = g->ghost;
     if (!pr)
         return;
-    /* Nobody may touch the slices through either path after the barrier;
-     * then my slice can go back to my partition (a window created later
-     * over the same bytes is legal once this one is unused). */
-    armcii_gmr_flush_all(g->win, g->flush_each);
-    flush_pools(pr, -1, -1);
-    armcii_ghost_am_fence(-1);
-    armcii_barrier(g->comm);
+    /* my slice goes back to my partition (a window created later over the
+     * same bytes is legal once this one is freed) */
     if (pr->size)
         armcii_ghost_pool_free(&pr->mine, pr->size);
     free(pr->where);
     free(pr);
     g->ghost = NULL;
-    set_async(g, 0);
 }
 
 /* Contiguous puts up to this size travel to ghosts as messages with
@@ -251,11 +273,14 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t
     int msg = by_message(g, cls, len);
     if (!msg && (armcii_gmr_state.ghost_am == 2 || !(g->ghost_classes & 1u << cls)))
         return; /* with ALL, what is not a message goes to the target itself */
-    if (msg && cls == ARMCII_OP_RMW && t->direct) {
-        /* Ghosts apply RMW with CPU atomics on memory this process maps
-         * too: a node-mate's (or my own) RMW is the same atomic, done here
-         * without a message (NWChem's shared task counter: half of all
-         * RMW over 2 virtual nodes of 2). */
+    if (msg && (cls == ARMCII_OP_RMW || cls == ARMCII_OP_ACC) && t->direct &&
+        g->slice[t->grank].acc_lock) {
+        /* Ghosts apply RMW with CPU atomics and accumulates with the CPU
+         * under the target partition's lock, on memory this process maps
+         * too: a node-mate's (or my own) operation is the same, done here
+         * without a message (NWChem's shared task counter: half of all RMW
+         * over 2 virtual nodes of 2), and no fence is then needed before
+         * reading what it wrote. */
         t->all_local = 1;
         return;
     }
@@ -348,18 +373,20 @@ static void transfer(const armcii_target_t *t, int datatype, const void *scale,
         armcii_gmr_order_read(t);
     else
         armcii_gmr_mark_write(t);
-    size_t step = levels || src->next ? src->bytes : ARMCII_AM_MAX_BYTES;
-    for (size_t off = 0; off < src->bytes || off == 0; off += step) {
+    int whole = levels || src->next || src->bytes <= ARMCII_AM_MAX_BYTES;
+    size_t step = whole ? src->bytes : ARMCII_AM_MAX_BYTES;
+    size_t pieces = whole ? 1 : (src->bytes + step - 1) / step;
+    for (size_t k = 0; k < pieces; k++) {
         armcii_target_t piece = *t;
-        size_t n = src->bytes - off < step ? src->bytes - off : step;
         armcii_gmr_src_t s = *src;
         int c[ARMCII_AM_MAX_LEVELS + 1];
         memcpy(c, count, (size_t)(levels + 1) * sizeof(int));
-        if (!levels && !src->next) {
+        if (!whole) {
+            size_t off = k * step;
             piece.disp += (MPI_Aint)off;
             s.base = src->base + off;
-            s.bytes = n;
-            c[0] = (int)n;
+            s.bytes = src->bytes - off < step ? src->bytes - off : step;
+            c[0] = (int)s.bytes;
         }
         if (datatype == -2) {
             armcii_ghost_am_t *h;
@@ -369,8 +396,6 @@ static void transfer(const armcii_target_t *t, int datatype, const void *scale,
         } else {
             write_one(&piece, datatype, scale, &s, levels, c, rstride);
         }
-        if (!n)
-            break;
     }
 }
 
@@ -447,7 +472,9 @@ void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank)
     ghost_region_t *pr = g->ghost;
     if (!pr || !pr->where) /* not ghost-reachable: nothing can be pending there */
         return;
-    if (grank < 0) {
+    if (armcii_gmr_state.ghost_am == 2) {
+        /* with ARMCI_GHOST_AM=ALL nothing reaches a ghost's window by RMA */
+    } else if (grank < 0) {
         flush_pools(pr, -1, -1);
     } else {
         flush_pools(pr, (int)pr->where[grank * W_N + W_GHOST],

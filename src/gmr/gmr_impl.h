@@ -234,6 +234,10 @@ void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
  * each: 1 or 0 as cached in a region's flush_each, -1: ask the MPI). */
 void armcii_gmr_flush_all(MPI_Win win, int each);
 
+/* Remote completion of what this process wrote to g, on every path it
+ * used (nothing to do for a region it only read: gets complete at once). */
+void armcii_gmr_fence_region(armcii_gmr_t *g);
+
 /* Local completion of everything issued to t's target on t's window. */
 void armcii_gmr_complete_local(const armcii_target_t *t);
 
@@ -273,17 +277,21 @@ void armcii_gmr_comm_put(armcii_gmr_comm_t *c);
 /* Entries alive (tests: regions over one group share one). */
 int armcii_gmr_comm_count(void);
 
-/* armcii_gmr_rmw_am's compare-and-swap of ints (besides ARMCI's RMW codes). */
-enum { ARMCII_RMW_CAS_INT = 100 };
-
 #ifdef ARMCII_GHOSTS
 /* Collective over g->comm: 1 when the ghost layer provides the memory of g
  * (then *mem is my slice, NULL for size 0, and g->win is created with
  * MPI_Win_create over it), 0 for the default path. */
 int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem);
 void armcii_gmr_ghost_created(armcii_gmr_t *g);
+/* g is being freed (my writes to it complete; a barrier follows):
+ * redirection off, as g may be kept for reuse; _release frees what the
+ * ghost layer gave g. */
 void armcii_gmr_ghost_freed(armcii_gmr_t *g);
-/* RMW (ARMCI op code or ARMCII_AM_CAS_INT) applied by t's ghost (t->am). */
+void armcii_gmr_ghost_release(armcii_gmr_t *g);
+/* Whether an allocation over comm (all processes) would get ghost-reachable
+ * memory (this process's view: hint and configuration). */
+int armcii_gmr_ghost_wanted(MPI_Comm comm);
+/* RMW (an armcii_cpu_rmw op code) applied by t's ghost (t->am). */
 long armcii_gmr_rmw_am(const armcii_target_t *t, int op, long a, long b);
 /* May rewrite t->win, t->rank, t->disp to the target's ghost (an operation
  * of class cls on len bytes; t->am: the ghost carries it out from a message). */
@@ -303,6 +311,12 @@ static inline int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **me
 }
 static inline void armcii_gmr_ghost_created(armcii_gmr_t *g) { (void)g; }
 static inline void armcii_gmr_ghost_freed(armcii_gmr_t *g) { (void)g; }
+static inline void armcii_gmr_ghost_release(armcii_gmr_t *g) { (void)g; }
+static inline int armcii_gmr_ghost_wanted(MPI_Comm comm)
+{
+    (void)comm;
+    return 0;
+}
 static inline void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len,
                                              armcii_target_t *t)
 {

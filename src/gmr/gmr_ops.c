@@ -314,7 +314,7 @@ void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
 int armcii_gmr_cas_int(const armcii_target_t *t, int compare, int value)
 {
     if (t->am)
-        return (int)armcii_gmr_rmw_am(t, ARMCII_RMW_CAS_INT, compare, value);
+        return (int)armcii_gmr_rmw_am(t, ARMCII_CPU_CAS_INT, compare, value);
     int old;
     ARMCII_MPIOP(ARMCII_MPIOP_ATOMIC, ARMCII_MPI(MPI_Compare_and_swap(&value, &compare, &old,
                                                                       MPI_INT, t->rank, t->disp,
@@ -409,6 +409,16 @@ void armcii_gmr_fence(int abs)
     armcii_unlock(&armcii_gmr_state.lock);
 }
 
+void armcii_gmr_fence_region(armcii_gmr_t *g)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    armcii_lock(&armcii_gmr_state.lock);
+    for (int r = 0; r < g->size; r++)
+        if (armcii_gmr_has_unfenced(g, r))
+            flush_dirty(g, r);
+    armcii_unlock(&armcii_gmr_state.lock);
+}
+
 void armcii_gmr_fence_all(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -417,14 +427,22 @@ void armcii_gmr_fence_all(void)
         size_t n = 2 * (size_t)g->size;
         for (size_t i = 0; g->wcnt && i < n; i++) /* lock held: wsnap is ours */
             g->wsnap[i] = __atomic_load_n(&g->wcnt[i], __ATOMIC_ACQUIRE);
-        if (g->flush_each) { /* a fence needs the written targets only */
+        /* each path only where it was written (threaded runs keep the bits
+         * set: they say "ever written") */
+        unsigned char paths = 0;
+        for (int r = 0; r < g->size && paths != (DIRTY_WIN | DIRTY_GHOST); r++)
+            paths |= __atomic_load_n(&g->dirty[r], __ATOMIC_RELAXED);
+        if (!(paths & DIRTY_WIN)) {
+            /* nothing through the window: the ghost path alone */
+        } else if (g->flush_each) { /* a fence needs the written targets only */
             for (int r = 0; r < g->size; r++)
-                if (__atomic_load_n(&g->dirty[r], __ATOMIC_RELAXED))
+                if (__atomic_load_n(&g->dirty[r], __ATOMIC_RELAXED) & DIRTY_WIN)
                     ARMCII_MPIOP(ARMCII_MPIOP_FLUSH, ARMCII_MPI(MPI_Win_flush(r, g->win)));
         } else {
             ARMCII_MPIOP(ARMCII_MPIOP_FLUSH_ALL, ARMCII_MPI(MPI_Win_flush_all(g->win)));
         }
-        armcii_gmr_ghost_fence(g, -1);
+        if (paths & DIRTY_GHOST)
+            armcii_gmr_ghost_fence(g, -1);
         if (g->wcnt) {
             for (size_t i = 0; i < n; i++)
                 record_complete(g, (int)i, g->wsnap[i]);

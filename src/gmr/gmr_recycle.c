@@ -16,8 +16,10 @@
  * member's requested size (gathered) and on the kept sizes, which every
  * member knows.  Group regions are not kept: freeing them at finalize
  * would need their groups' collectives in one order on every process.
- * Ghost-build regions come from the ghost pools, which reuse memory
- * already; they are never kept.
+ * Ghost-build regions in the ghosts' pools are kept with their slices and
+ * windows too: their window is an MPI_Win_create over the group, as costly
+ * to make as any (NWChem's tce_h2o_eomcc spent most of its time making
+ * windows and communicators without it).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,18 +79,27 @@ armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, size_t size)
     GS.world_allocs++; /* the same count everywhere: world allocations are collective */
     if (!GS.recycled)
         return NULL;
-    unsigned long mine = size, *sizes = malloc((size_t)n * sizeof *sizes);
+    /* Each member's size, and whether it wants ghost-reachable memory
+     * (ghost build: a kept region serves only allocations of its kind; any
+     * disagreement reuses nothing, on every member alike). */
+    unsigned long mine = size << 1 | (unsigned long)armcii_gmr_ghost_wanted(comm);
+    unsigned long *sizes = malloc((size_t)n * sizeof *sizes);
     if (!sizes)
         armcii_error("ARMCI_Malloc", "out of memory");
     armcii_allgather(&mine, 1, MPI_UNSIGNED_LONG, sizes, comm);
+    int ghost = (int)(sizes[0] & 1), agree = 1;
+    for (int r = 0; r < n; r++) {
+        agree &= (int)(sizes[r] & 1) == ghost;
+        sizes[r] >>= 1;
+    }
     armcii_gmr_t **best = NULL;
     size_t best_held = SIZE_MAX, held;
     armcii_lock(&GS.lock);
-    for (armcii_gmr_t **pp = &GS.recycled; *pp; pp = &(*pp)->next) {
+    for (armcii_gmr_t **pp = agree ? &GS.recycled : NULL; pp && *pp; pp = &(*pp)->next) {
         int res;
         ARMCII_MPI(MPI_Comm_compare(comm, (*pp)->comm, &res));
-        if ((res == MPI_IDENT || res == MPI_CONGRUENT) && fits(*pp, sizes, &held) &&
-            held < best_held)
+        if ((res == MPI_IDENT || res == MPI_CONGRUENT) && ((*pp)->ghost != NULL) == ghost &&
+            fits(*pp, sizes, &held) && held < best_held)
             best = pp, best_held = held;
     }
     armcii_gmr_t *g = NULL;

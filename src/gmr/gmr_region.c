@@ -302,9 +302,7 @@ static char *new_windows(armcii_gmr_t *g, size_t size)
     if (g->shm_win != MPI_WIN_NULL && g->shm_win != g->win)
         armcii_win_errors_return(g->shm_win);
     g->mybase = mybase;
-#ifndef ARMCII_GHOSTS
     g->recyclable = g->size == armcii_state.nproc; /* gmr_recycle.c */
-#endif
     return mybase;
 }
 
@@ -362,6 +360,7 @@ void armcii_gmr_release(armcii_gmr_t *g)
         ARMCII_MPI(MPI_Win_free(&g->win));
     if (g->shm_win != MPI_WIN_NULL)
         ARMCII_MPI(MPI_Win_free(&g->shm_win));
+    armcii_gmr_ghost_release(g);
     armcii_gmr_comm_put(g->gcomm);
     free(g->abs_of);
     free(g->slice);
@@ -378,8 +377,9 @@ void armcii_gmr_release(armcii_gmr_t *g)
 static void region_free(armcii_gmr_t *g, int keep)
 {
     armcii_gmr_nb_purge(g);
+    /* my writes complete on every path, then nobody touches the slices */
+    armcii_gmr_fence_region(g);
     armcii_gmr_ghost_freed(g);
-    armcii_gmr_flush_all(g->win, g->flush_each);
     armcii_barrier(g->comm);
     /* Out of the lists before its epoch ends: another thread's fence or
      * bound (gmr_ops.c) flushes the windows it finds there. */

@@ -125,7 +125,7 @@ void armcii_gmr_acc_contig(const char *call, int datatype, const void *scale,
 {
     armcii_target_t t;
     armcii_gmr_xlate(call, dst, (size_t)bytes, proc, ARMCII_OP_ACC, &t);
-    if (t.direct && t.gmr->all_local) {
+    if (t.direct && t.all_local) {
         armcii_gmr_acc_direct(&t, datatype, scale, src, (size_t)bytes);
         return;
     }

@@ -447,8 +447,9 @@ static int run_am(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
         return 0;
     armcii_iov_seq_rewind(seq);
     armcii_iov_seq_next(seq, &l, &r);
+    /* the message carries each segment's displacement (8 bytes) too */
     if (armcii_iov_xlate(op, r, (size_t)seq->bytes, 0, &first) || !first.am ||
-        (size_t)seq->n * (size_t)seq->bytes > ARMCII_AM_MAX_BYTES)
+        (size_t)seq->n * ((size_t)seq->bytes + 8) > ARMCII_AM_MAX_BYTES)
         return 0;
     char **loc = malloc((size_t)seq->n * sizeof(char *));
     MPI_Aint *disp = malloc((size_t)seq->n * sizeof(MPI_Aint));

@@ -29,38 +29,29 @@ int armcii_mutex_swap_int(const armcii_target_t *t, int value)
 {
     int old;
     if (use_cpu(t))
-        return __atomic_exchange_n((int *)t->direct, value, __ATOMIC_SEQ_CST);
+        return (int)armcii_cpu_rmw(ARMCI_SWAP, t->direct, value, 0);
     armcii_gmr_fetch_op(t, &value, &old, MPI_INT, MPI_REPLACE);
     return old;
 }
 
 int armcii_mutex_cas_int(const armcii_target_t *t, int compare, int value)
 {
-    if (use_cpu(t)) {
-        __atomic_compare_exchange_n((int *)t->direct, &compare, value, 0,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-        return compare; /* on failure it now holds the value found */
-    }
+    if (use_cpu(t))
+        return (int)armcii_cpu_rmw(ARMCII_CPU_CAS_INT, t->direct, compare, value);
     return armcii_gmr_cas_int(t, compare, value);
 }
 
 /* Node-local RMW with CPU atomics; the result goes to *ploc. */
 static void rmw_cpu(int op, void *ploc, char *rem, int value)
 {
-    switch (op) {
-    case ARMCI_FETCH_AND_ADD:
-        *(int *)ploc = __atomic_fetch_add((int *)rem, value, __ATOMIC_SEQ_CST);
-        break;
-    case ARMCI_FETCH_AND_ADD_LONG:
-        *(long *)ploc = __atomic_fetch_add((long *)rem, (long)value, __ATOMIC_SEQ_CST);
-        break;
-    case ARMCI_SWAP:
-        *(int *)ploc = __atomic_exchange_n((int *)rem, *(int *)ploc, __ATOMIC_SEQ_CST);
-        break;
-    default:
-        *(long *)ploc = __atomic_exchange_n((long *)rem, *(long *)ploc, __ATOMIC_SEQ_CST);
-        break;
-    }
+    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
+    int is_add = op == ARMCI_FETCH_AND_ADD || op == ARMCI_FETCH_AND_ADD_LONG;
+    long in = is_add ? value : is_long ? *(long *)ploc : *(int *)ploc;
+    long old = armcii_cpu_rmw(op, rem, in, 0);
+    if (is_long)
+        *(long *)ploc = old;
+    else
+        *(int *)ploc = (int)old;
 }
 
 /* MPI-path RMW: one fetch-and-op, remotely complete on return. */

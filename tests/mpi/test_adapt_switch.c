@@ -261,8 +261,12 @@ static int prod_phases(void)
      * ARMCI_ADAPT_CR_HIGH: the 99% of these intervals here cannot fall that
      * far but under a stall outside the calls) is not judged. */
     long d0 = decisions(), dprev = d0;
-    int r, dense2 = 0;
-    for (r = 0; r < 1000 && decisions() < d0 + 10 && armcii_adapt_redirecting() == 1; r++) {
+    int r, dense2 = 0, more = 1;
+    double ta = MPI_Wtime();
+    /* rounds for 30 s at most: the accumulates and fetch-and-adds that
+     * land on this virtual node are CPU work (ghost build: as the ghosts'
+     * are), so a round's time depends on the layout, not its count */
+    for (r = 0; more && decisions() < d0 + 10 && armcii_adapt_redirecting() == 1; r++) {
         for (int i = 0; i < 20; i++) {
             int t = rnd(&seed_ops) % np;
             if (rnd(&seed_ops) % 3)
@@ -271,6 +275,10 @@ static int prod_phases(void)
                 one_fadd(t);
         }
         ARMCI_Barrier();
+        /* every process leaves the loop in the same round */
+        int t_ok = MPI_Wtime() - ta < 30, all_ok;
+        MPI_Allreduce(&t_ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        more = all_ok;
         if (decisions() == dprev)
             continue;
         dprev = decisions();

@@ -10,8 +10,9 @@
  *    pool);
  *  - once the table is full, allocations still succeed and keep the
  *    direct path (the full-pool fallback): on virtual nodes with
- *    redirection on, an accumulate on a region in a pool goes to a ghost
- *    and one on a region allocated after the table filled does not (every
+ *    redirection on, an accumulate to a rank of another virtual node on a
+ *    region in a pool goes to a ghost and one on a region allocated after
+ *    the table filled does not (every
  *    partition from the third on is 64 KiB, so none has room for another
  *    40 KiB slice);
  *  - every region, in every pool, carries accumulates and puts from every
@@ -88,8 +89,15 @@ int main(int argc, char **argv)
                 !(async && !strcasecmp(async, "off"));
     ARMCI_Barrier();
     for (i = 0; i < NREG; i++) {
-        unsigned long r0 = armcii_gmr_redirected();
         rp_write(reg[i], i, me, np, 1);
+        /* the path, probed on a rank of another virtual node (accumulates
+         * to this node's ranks are CPU work where ghosts apply them too),
+         * in the region's last double, which rp_check does not read */
+        int far = (me + np / 2) % np;
+        double one = 1;
+        unsigned long r0 = armcii_gmr_redirected();
+        ARMCI_Acc(ARMCI_ACC_DBL, &one, &one, (double *)reg[i][far] + REG_BYTES / 8 - 1,
+                  sizeof(double), far);
         unsigned long r = armcii_gmr_redirected() - r0;
         if (paths && i <= full_at)
             CHECK(r > 0, "region %d (in a pool) was not redirected to a ghost", i);

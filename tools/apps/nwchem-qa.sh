@@ -62,7 +62,8 @@ for mode in $modes; do
             r=fail nfail=$((nfail + 1)) status=1
         fi
         stub=$(basename "$t")
-        cp "$top/QA/testoutputs/$stub.out" "$logs/" 2>/dev/null || true
+        cp "$top/QA/testoutputs/$stub.out" "$top/QA/testoutputs/$stub.err" "$logs/" 2>/dev/null ||
+            true
         printf '%-28s %-4s %8.1f s\n' "$t" "$r" "$secs" | tee -a "$results"
     done
     echo "nwchem.sh: NWChem QA $tag mode $mode ($mode_np processes): $npass pass, $nfail fail; $results" |

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""The cost of NWChem across nodes from per-class costs (issue 56 item 4).
+
+A test's time over N nodes is its one-node time plus, for every operation
+class, the operations that now cross a node boundary times what crossing
+adds to one:
+
+    T(cfg) = comp * share(cfg) + comm_on + sum_c n_c * f(cfg) * (cost_c(cfg) - cost_c(on))
+
+  n_c       operations of class c per process, from the test's one-node
+            profile (tools/apps/nwchem-profile.sh, mode on);
+  f(cfg)    the share of them whose target is on another node: with P
+            processes in nodes of k, (P - k) / P for a random target, and the
+            same for the shared task counter (held by process 0);
+  cost_c    one operation of class c with every process issuing at once
+            (benchmarks/ga/ga_classes.c through benchmarks/ga/ga-vnodes.sh),
+            in the configuration and on one node, at the size nearest the
+            test's mean bytes per operation;
+  comp, comm_on  the test's computation and communication per process on
+            one node (its profile);
+  share(cfg)  what computing costs when a node's processes outnumber its
+            cores: (processes launched) / (computing processes) on a host
+            with fewer cores than processes (ghosts and progress ranks take
+            their share), 1 where every process has a core.
+
+Then, for a cluster of N nodes of c cores, the per-node message and byte
+counts and the load on the node that holds the task counter, from the
+same per-process counts (each process issuing what it issued here).
+
+usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores C] [--ppn-cluster C]
+  PROFILE   tools/apps/nwchem-profile.sh output (needs mode on)
+  COSTS     benchmarks/ga/ga-vnodes.sh results (rows of ga_classes)
+  MEASURED  tools/apps/nwchem-compare.sh raw file (round config test status s)
+Prints the prediction against the measurement per test and configuration,
+the sums, the largest error, and the cluster projection.
+"""
+import math
+import re
+import sys
+from collections import defaultdict
+
+P = 4  # computing processes in the measured runs
+CONFIGS = {  # nwchem-compare config: (cost column, node size k, processes launched)
+    "armci:vn2": ("vn2", 2, 4),
+    "armci:vn1": ("vn1", 1, 4),
+    "armci:ghost-on-vn2": ("ghost-vn2", 2, 6),
+    "armci:ghost-on-vn1": ("ghost-vn1", 1, 8),
+}
+CLASS_ROW = {"get": "get", "acc": "acc", "put": "put", "noncontig": "get_2d"}
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def read_profile(path):
+    """{test: {"comp": s, "comm": s, "wall": s, "ops": {cls: per process}, "bytes": {cls: mean}}}"""
+    prof = {}
+    for line in open(path):
+        w = line.split()
+        if not w or w[0].startswith("#") or w[0] != "on":
+            continue
+        t = prof.setdefault(w[1], {"ops": {}, "bytes": {}})
+        if w[2] == "wall":
+            t["wall"], t["comm"], t["comp"] = float(w[3]), float(w[5]), float(w[7])
+        elif w[2] == "class":
+            cls, ops, nbytes = w[3], float(w[5]), float(w[7])
+            t["ops"][cls] = ops / P
+            t["bytes"][cls] = nbytes / ops if ops else 0
+    return prof
+
+
+def read_costs(path):
+    """{column: {(kernel, size): seconds}} from a ga-compare table."""
+    costs, cols = defaultdict(dict), None
+    for line in open(path):
+        w = line.split()
+        if not w or line.startswith("#"):
+            continue
+        if w[0] == "procs":
+            cols = [c[:-2] for c in w[3:] if c.endswith("_s")]
+            continue
+        if cols and w[1] in ("read_inc", "get", "acc", "put", "get_2d", "acc_2d"):
+            for c, v in zip(cols, w[3:3 + len(cols)]):
+                if v != "-":
+                    costs[c][(w[1], int(w[2]))] = float(v)
+    return costs
+
+
+def read_measured(path):
+    runs = defaultdict(list)
+    for line in open(path):
+        w = line.split()
+        if len(w) == 5 and w[3] == "pass":
+            runs[(w[2], w[1])].append(float(w[4]))
+    return {k: median(v) for k, v in runs.items()}
+
+
+def cost(costs, col, kernel, nbytes):
+    sizes = [s for (k, s) in costs[col] if k == kernel]
+    if not sizes:
+        return 0.0
+    s = min(sizes, key=lambda x: abs(math.log(max(x, 1)) - math.log(max(nbytes, 1))))
+    return costs[col][(kernel, s)]
+
+
+def predict(t, costs, cfg, cores):
+    col, k, launched = CONFIGS[cfg]
+    f = (P - k) / P
+    share = launched / P if launched > cores else 1.0
+    extra = 0.0
+    for cls, n in t["ops"].items():
+        if cls == "rmw":
+            kern, nb = "read_inc", 1
+        elif cls in CLASS_ROW:
+            kern, nb = CLASS_ROW[cls], t["bytes"].get(cls, 8)
+        else:
+            continue
+        extra += n * f * max(0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
+    return t["comp"] * share + t["comm"] + extra
+
+
+def projection(prof, costs, cores_per_node, col):
+    """Per-node messages and bytes, and the counter node's load, on N nodes."""
+    out = []
+    tot_ops = defaultdict(float)
+    tot_bytes = defaultdict(float)
+    for t in prof.values():
+        for cls, n in t["ops"].items():
+            tot_ops[cls] += n
+            tot_bytes[cls] += n * t["bytes"].get(cls, 0)
+    c_rmw = cost(costs, col, "read_inc", 1)
+    for nodes in (16, 64, 1024):
+        procs = nodes * cores_per_node
+        f = (nodes - 1) / nodes
+        msgs = cores_per_node * f * sum(v for c, v in tot_ops.items() if c != "rmw")
+        byts = cores_per_node * f * sum(v for c, v in tot_bytes.items() if c != "rmw")
+        rmw_in = procs * f * tot_ops.get("rmw", 0)  # at the counter's node
+        out.append((nodes, procs, msgs, byts, rmw_in, rmw_in * c_rmw))
+    return out
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    opts = dict(a[2:].split("=", 1) for a in argv[1:] if a.startswith("--") and "=" in a)
+    if len(args) != 3:
+        sys.exit(__doc__)
+    cores = int(opts.get("cores", "2"))
+    cluster_ppn = int(opts.get("ppn-cluster", "16"))
+    prof, costs, meas = read_profile(args[0]), read_costs(args[1]), read_measured(args[2])
+    tests = [t for t in prof if all((t, c) in meas for c in CONFIGS)]
+    print("# benchmarks/model.py %s %s %s --cores=%d" % (args[0], args[1], args[2], cores))
+    print("# seconds: measured (median) / predicted, and the error of the prediction")
+    hdr = "%-18s" % "test" + "".join(" %26s" % c for c in CONFIGS)
+    print(hdr)
+    sums = defaultdict(lambda: [0.0, 0.0])
+    worst = (0.0, "")
+    for t in tests:
+        line = "%-18s" % t
+        for c in CONFIGS:
+            m, p = meas[(t, c)], predict(prof[t], costs, c, cores)
+            e = (p - m) / m
+            sums[c][0] += m
+            sums[c][1] += p
+            if abs(e) > abs(worst[0]):
+                worst = (e, "%s %s" % (t, c))
+            line += " %9.1f / %6.1f (%+4.0f%%)" % (m, p, 100 * e)
+        print(line)
+    line = "%-18s" % ("sum (%d tests)" % len(tests))
+    for c in CONFIGS:
+        m, p = sums[c]
+        line += " %9.1f / %6.1f (%+4.0f%%)" % (m, p, 100 * (p - m) / m)
+    print(line)
+    print("# largest error: %+.0f%% (%s)" % (100 * worst[0], worst[1]))
+    for col in ("vn1", "ghost-vn1"):
+        if col not in costs:
+            continue
+        print("# projection, %d processes per node, costs of one crossing as measured in %s:"
+              % (cluster_ppn, col))
+        print("# nodes procs  msgs/node(data)  bytes/node(data)  counter-node RMW in  its serial time s")
+        for nodes, procs, msgs, byts, rmw_in, rmw_s in projection(prof, costs, cluster_ppn, col):
+            print("  %5d %6d %16.3g %17.3g %20.3g %18.3g" % (nodes, procs, msgs, byts, rmw_in, rmw_s))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The performance summary table of docs/performance.md, made from the
+# results files (never typed by hand): for each MPI that has them, NWChem's
+# QA set and the GA kernels across virtual nodes, this library (plain and
+# ghost builds) against GA's MPI-PR and MPI-TS on the same virtual nodes.
+# usage: benchmarks/summary.sh [RESULTS_DIR]     (default benchmarks/results)
+# Prints a markdown table; `benchmarks/summary.sh > /tmp/t` and paste, or
+# check that docs/performance.md holds its rows (tests/unit/test_summary.sh).
+set -eu
+dir=${1:-$(cd "$(dirname "$0")" && pwd)/results}
+echo "| workload | MPI | this library, plain | this library, ghosts | MPI-PR | MPI-TS | results file |"
+echo "|---|---|---|---|---|---|---|"
+# NWChem: the sum row of nwchem-compare's table, per node layout
+for f in "$dir"/nwchem_vnodes.*.2core.txt; do
+    [ -f "$f" ] || continue
+    mpi=$(basename "$f" | cut -d. -f2)
+    awk -v mpi="$mpi" -v file="$(basename "$f")" '
+        /^test / { for (i = 2; i <= NF; i++) col[$i] = i }
+        /^sum \(/ { n = $2; sub(/\(/, "", n)
+            for (vn = 2; vn >= 1; vn--) {
+                a = col["armci:vn" vn]; g = col["armci:ghost-on-vn" vn]
+                p = col["mpi-pr:native-vn" vn]; t = col["mpi-ts:native-vn" vn]
+                if (!a || !p) continue
+                printf "| NWChem QA, %d tests, sum of medians, 4 processes as %d nodes of %d | %s | %s s | %s | %s s | %s | %s |\n",
+                    n, 4 / vn, vn, mpi, $(a + 2), g ? $(g + 2) " s" : "-", $(p + 2),
+                    t ? $(t + 2) " s" : "-", file } }' "$f"
+done
+# GA kernels: a few rows of ga-compare's table (4 processes)
+for f in "$dir"/ga_vnodes.*.2core.txt; do
+    [ -f "$f" ] || continue
+    mpi=$(basename "$f" | cut -d. -f2)
+    awk -v mpi="$mpi" -v file="$(basename "$f")" '
+        /^procs / { for (i = 4; i <= NF; i++) { c = $i; sub(/_s$/, "", c); col[c] = i } }
+        $1 == 4 && (($2 == "scf" && ($3 == "512/16" || $3 == "512/64")) ||
+                    $2 == "spmv_gather" || $2 == "spmv_scatter_acc" ||
+                    ($2 == "acc_strided" && $3 == "2048") || $2 == "read_inc") {
+            for (vn = 2; vn >= 1; vn--) {
+                a = col["vn" vn]; g = col["ghost-vn" vn]; p = col["mpi-pr-vn" vn]; t = col["mpi-ts-vn" vn]
+                if (!a || !p) continue
+                printf "| GA %s %s, %d nodes of %d | %s | %s s | %s | %s s | %s | %s |\n",
+                    $2, $3, 4 / vn, vn, mpi, $a, g ? $g " s" : "-", $p, t ? $t " s" : "-", file } }' "$f"
+done
