@@ -47,4 +47,4 @@ noinst_PROGRAMS += benchmarks/bench_multiphase
 benchmarks_bench_multiphase_LDFLAGS = $(LTO_FLAGS)
 benchmarks_bench_multiphase_LDADD = libarmci_core.la
 EXTRA_DIST += benchmarks/async.sh benchmarks/pin.sh benchmarks/multiphase.sh benchmarks/idle_ghosts.sh benchmarks/advisor_validate.sh \
-	benchmarks/mpi-bundle.sh
+	benchmarks/mpi-bundle.sh benchmarks/mpis.sh benchmarks/model.py benchmarks/summary.sh

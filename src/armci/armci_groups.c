@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include "armci_api.h"
+#include "../common/common_group.h"
 
 /* Fields no group of ARMCI's can have (a never-initialized or overwritten
  * ARMCI_Group) are refused before anything behind them is read. */

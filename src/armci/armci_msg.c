@@ -5,6 +5,7 @@
  */
 #include "armci_api.h"
 #include "../msg/msg.h"
+#include "../common/common_group.h"
 
 #pragma weak armci_msg_barrier = parmci_msg_barrier
 #pragma weak armci_msg_group_barrier = parmci_msg_group_barrier

@@ -1,5 +1,12 @@
 libarmci_core_la_SOURCES += \
 	src/common/common.h \
+	src/common/common_acc.h \
+	src/common/common_config.h \
+	src/common/common_group.h \
+	src/common/common_host.h \
+	src/common/common_quirks.h \
+	src/common/common_topo.h \
+	src/common/common_wait.h \
 	src/common/common_config.def \
 	src/common/common_config.c \
 	src/common/common_acc.c \

@@ -7,6 +7,7 @@
  */
 #include <sched.h>
 #include "common.h"
+#include "common_acc.h"
 
 /* Accumulates are memory-bound loops that -O2's very cheap vectorizer
  * leaves scalar (it will not add a remainder loop); vectorized they run at

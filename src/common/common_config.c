@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "common.h"
+#include "common_config.h"
 
 enum cfg_kind { K_BOOL, K_INT, K_LONG, K_ENUM };
 

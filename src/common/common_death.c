@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
+#include "common_host.h"
 
 /* One record per process of this host: launcher rank, pid, ghost or not. */
 static struct {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "common_group.h"
 
 typedef struct grp_rec {
     int alive;

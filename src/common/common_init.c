@@ -5,6 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "common.h"
+#include "common_config.h"
+#include "common_group.h"
+#include "common_host.h"
+#include "common_quirks.h"
+#include "common_topo.h"
+#include "common_wait.h"
 
 armcii_state_t armcii_state = {
     .world = MPI_COMM_NULL, .internal = MPI_COMM_NULL, .node = MPI_COMM_NULL,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "common_quirks.h"
 
 /* Computed once, before any thread can race on it (ARMCI_Init and the
  * ghost layer's MPI_Init both run single-threaded). */

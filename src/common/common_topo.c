@@ -6,6 +6,9 @@
  */
 #include <stdlib.h>
 #include "common.h"
+#include "common_host.h"
+#include "common_topo.h"
+#include "common_wait.h"
 
 void armcii_topo_init(void)
 {

@@ -13,6 +13,9 @@
 #include <sched.h>
 #include <unistd.h>
 #include "common.h"
+#include "common_host.h"
+#include "common_quirks.h"
+#include "common_wait.h"
 
 static struct {
     int yield;             /* waits test and yield instead of blocking in MPI */

@@ -15,14 +15,16 @@
  * ghost business and its duplicate of the user world for everything else.
  * This header is what src/gmr and src/info may use; ghost_impl.h is the
  * module's inside (the state, the pools' bookkeeping, the command protocol).
- * May call: src/common; src/progress for the ghosts' side of automatic
- * decisions inside phases (armcii_round_*: the ghost loop steps them).
+ * May call: src/common.  The ghosts' side of automatic decisions inside
+ * phases lives in src/progress, which registers it here
+ * (armcii_ghost_set_rounds: the ghost loop steps the rounds).
  */
 #ifndef ARMCI_GHOST_H
 #define ARMCI_GHOST_H
 
 #include <stdint.h>
 #include "../common/common.h"
+#include "../common/common_acc.h"
 
 /* Ghost-reachable memory: pools.  Each pool is one window over the real
  * world, created collectively by every user and ghost (at MPI_Init and
@@ -75,6 +77,23 @@ MPI_Win armcii_ghost_pool_win(int i);
  * when that user shares my (virtual) node and its partition could be
  * mapped here, else NULL (the node-local path into ghost-reachable memory). */
 char *armcii_ghost_peer_partition(int pool, int user);
+
+/* ---- the automatic mode's rounds, as the ghost layer drives them ----
+ * The rounds live in src/progress (progress_round.c: the decisions inside
+ * phases), above this layer, which therefore names none of their functions:
+ * src/progress registers them here when the library is loaded (before any
+ * MPI_Init), and without a registration the layer runs no rounds. */
+typedef struct {
+    /* in setup, collective over the real node (see armcii_round_setup) */
+    void (*setup)(MPI_Comm node, int ghost_line, const int *bound, int nbound,
+                  MPI_Comm ghosts, const armcii_config_t *cfg);
+    void (*release)(void);              /* at finalize, collective over the node */
+    int (*step)(int users_done);        /* ghost loop: 1 once the ghost may leave */
+    int (*busy)(void);                  /* a proposal is open */
+    int (*serving)(void);               /* the last commit turned redirection on */
+    void (*user_finished)(int k);       /* bound user k sent FIN */
+} armcii_ghost_rounds_t;
+void armcii_ghost_set_rounds(const armcii_ghost_rounds_t *r);
 
 /* ---- pools (ghost_pool.c) ---- */
 /* Collective over every user and ghost: a new pool whose partitions hold at

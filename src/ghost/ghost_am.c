@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ghost_impl.h"
+#include "../common/common_acc.h"
+#include "../common/common_wait.h"
 
 #define GH armcii_ghost_state
 

@@ -31,9 +31,31 @@
 #include <time.h>
 #include <unistd.h>
 #include "ghost_impl.h"
-#include "../progress/progress.h"
+#include "../common/common_config.h"
+#include "../common/common_host.h"
+#include "../common/common_quirks.h"
 
 #define GH armcii_ghost_state
+
+/* Without a registration (src/progress): no rounds. */
+static void no_setup(MPI_Comm node, int ghost_line, const int *bound, int nbound,
+                     MPI_Comm ghosts, const armcii_config_t *cfg)
+{
+    (void)node, (void)ghost_line, (void)bound, (void)nbound, (void)ghosts, (void)cfg;
+}
+static void no_release(void) {}
+static int no_step(int users_done)
+{
+    (void)users_done;
+    return 1; /* no rounds: nothing to wait for */
+}
+static int no_flag(void) { return 0; }
+static void no_user(int k) { (void)k; }
+static const armcii_ghost_rounds_t no_rounds = {no_setup, no_release, no_step, no_flag,
+                                                no_flag, no_user};
+static const armcii_ghost_rounds_t *rounds = &no_rounds;
+
+void armcii_ghost_set_rounds(const armcii_ghost_rounds_t *r) { rounds = r ? r : &no_rounds; }
 
 armcii_ghost_state_t armcii_ghost_state = {
     .pworld = MPI_COMM_NULL, .user_world = MPI_COMM_NULL, .cmd_comm = MPI_COMM_NULL,
@@ -199,7 +221,7 @@ void armcii_ghost_setup(void)
         ARMCII_MPI(PMPI_Allgather(&ur, 1, MPI_INT, GH.chunk_urank, 1, MPI_INT, GH.chunk_comm));
     }
     /* on ghosts the split's other half is the ghosts' communicator */
-    armcii_round_setup(nv.node, nv.ghost_line, nv.bound, nv.nbound, GH.user_world, &cfg);
+    rounds->setup(nv.node, nv.ghost_line, nv.bound, nv.nbound, GH.user_world, &cfg);
     free(nv.bound);
     ARMCII_MPI(PMPI_Comm_free(&nv.node));
     /* it inherited pworld's handler; the application's world keeps MPI's default */
@@ -234,7 +256,7 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
         for (int k = 0; k < GH.bound_users; k++)
             if (GH.bound_rank[k] == src) {
                 GH.bound_pid[k] = 0; /* finished: it may exit now */
-                armcii_round_user_finished(k);
+                rounds->user_finished(k);
             }
         return 1;
     }
@@ -291,7 +313,7 @@ static void rest(rest_t *r)
      * in a barrier applies a commit only when the barrier ends, while
      * origins elsewhere already aim at me (GA's testmult.x crawled on 1 ms
      * naps per emulated get; tests/mpi/test_adapt_parked.c). */
-    if (GH.nbusy == 0 && !armcii_round_ghost_serving()) {
+    if (GH.nbusy == 0 && !rounds->serving()) {
         nap_us(r->idle_us);
         r->idle_us = r->idle_us * 2 > IDLE_NAP_MAX_US ? IDLE_NAP_MAX_US : r->idle_us * 2;
     } else if (r->nap.tv_sec || r->nap.tv_nsec) {
@@ -331,14 +353,14 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
         int served = armcii_ghost_am_poll();
         if (served)
             rest_reset(&r);
-        rounds_over = armcii_round_ghost_step(fin == GH.bound_users);
+        rounds_over = rounds->step(fin == GH.bound_users);
         if (fin < GH.bound_users && !held)
             ARMCII_MPI(PMPI_Test(&req, &flag, &st));
         /* a pool's creation waits for users, who may be waiting for an open
          * proposal's outcome: it waits for the outcome instead */
-        held = flag && c.op == ARMCII_GHOST_GROW && armcii_round_ghost_busy();
+        held = flag && c.op == ARMCII_GHOST_GROW && rounds->busy();
         if (!flag || held) {
-            if (served || held || armcii_round_ghost_busy())
+            if (served || held || rounds->busy())
                 continue; /* messages flowing, or a proposal open: no nap */
             if (fin == GH.bound_users) { /* the other ghosts' rounds to finish */
                 nap_us(100);
@@ -357,7 +379,7 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
             ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                                   GH.cmd_comm, &req));
     }
-    armcii_round_free();
+    rounds->release();
     armcii_ghost_pool_destroy();
     free_comms();
     PMPI_Finalize();
@@ -377,7 +399,7 @@ void armcii_ghost_teardown(void)
     armcii_ghost_am_fence(-1);
     armcii_ghost_cmd_t c = {.op = ARMCII_GHOST_FIN};
     ARMCII_MPI(PMPI_Send(&c, sizeof c, MPI_BYTE, GH.my_ghost, ARMCII_GHOST_TAG_CMD, GH.cmd_comm));
-    armcii_round_free();
+    rounds->release();
     armcii_ghost_pool_destroy();
     free_comms();
     GH.ghosts_on = 0;

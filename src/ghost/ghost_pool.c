@@ -30,6 +30,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "ghost_impl.h"
+#include "../common/common_quirks.h"
 
 #define GH armcii_ghost_state
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmr_impl.h"
+#include "../common/common_acc.h"
 
 int armcii_gmr_acc_elem(int datatype)
 {

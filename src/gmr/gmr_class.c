@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include "gmr_impl.h"
+#include "../common/common_quirks.h"
 
 /* Facts per component, measured with tests/mpi/rma_target_progress_repro.c
  * and armci-info --probe (a target computing outside MPI; docs/mpi-notes.md):

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include "gmr_impl.h"
+#include "../common/common_topo.h"
 
 #define GS armcii_gmr_state
 

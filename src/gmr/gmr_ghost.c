@@ -31,6 +31,10 @@
 #include <string.h>
 #include "gmr_impl.h"
 #include "../ghost/ghost.h"
+#include "../common/common_config.h"
+#include "../common/common_quirks.h"
+#include "../common/common_topo.h"
+#include "../common/common_wait.h"
 
 
 typedef struct {

@@ -7,6 +7,8 @@
 #define ARMCI_GMR_IMPL_H
 
 #include "gmr.h"
+#include "../common/common_acc.h"
+#include "../common/common_quirks.h"
 
 /* Bytes reserved in front of each node-shared slice (accumulate lock). */
 #define ARMCII_SLICE_HDR 64

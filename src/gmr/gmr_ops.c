@@ -8,6 +8,9 @@
  */
 #include <string.h>
 #include "gmr_impl.h"
+#include "../common/common_acc.h"
+#include "../common/common_quirks.h"
+#include "../common/common_wait.h"
 
 /* dirty[] bits: DIRTY_WIN for writes through the region's window,
  * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where

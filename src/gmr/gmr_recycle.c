@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmr_impl.h"
+#include "../common/common_wait.h"
 
 #define GS armcii_gmr_state
 #define RECYCLE_MAX 128 /* regions kept at most, whatever their size */

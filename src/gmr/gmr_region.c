@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmr_impl.h"
+#include "../common/common_quirks.h"
+#include "../common/common_wait.h"
 
 armcii_gmr_state_t armcii_gmr_state = {.create_lock = MPI_WIN_NULL, .async_hint = -1,
                                        .phase = -1};

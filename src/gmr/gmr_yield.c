@@ -15,6 +15,7 @@
  * Only single-threaded runs: the list is the process's own, unguarded.
  */
 #include "gmr_impl.h"
+#include "../common/common_wait.h"
 
 #define GS armcii_gmr_state
 

@@ -12,6 +12,9 @@
 #ifdef ARMCII_GHOSTS
 #include "../ghost/ghost.h"
 #endif
+#include "../common/common_config.h"
+#include "../common/common_quirks.h"
+#include "../common/common_topo.h"
 
 #define PROBE_MS_DEFAULT 100
 

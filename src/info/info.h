@@ -13,6 +13,7 @@
 #define ARMCI_INFO_H
 
 #include "../common/common.h"
+#include "../common/common_quirks.h"
 
 /* The window kinds the library creates somewhere (src/gmr, src/ghost). */
 enum { INFO_WIN_SHARED, INFO_WIN_ALLOCATE, INFO_WIN_CREATE, INFO_WIN_DYNAMIC, INFO_NWIN };

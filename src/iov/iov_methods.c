@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iov.h"
+#include "../common/common_acc.h"
+#include "../common/common_quirks.h"
 
 typedef struct {
     const char *name;

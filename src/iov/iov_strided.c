@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iov.h"
+#include "../common/common_acc.h"
+#include "../common/common_quirks.h"
 
 /* Below this many blocks a datatype costs more than it saves: building and
  * freeing two types costs several times one put/get per block (bench_strided,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "msg.h"
+#include "../common/common_wait.h"
 
 static struct {
     MPI_Op absmax, absmin;

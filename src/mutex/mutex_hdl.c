@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mutex.h"
+#include "../common/common_wait.h"
 
 struct armcix_mutex_hdl_s {
     MPI_Comm comm;          /* private: NOTIFY and HANDOFF messages */

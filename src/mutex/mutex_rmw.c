@@ -19,6 +19,7 @@
  */
 #include <string.h>
 #include "mutex.h"
+#include "../common/common_acc.h"
 
 static int use_cpu(const armcii_target_t *t)
 {

@@ -65,6 +65,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "progress_impl.h"
+#include "../common/common_host.h"
+#include "../common/common_wait.h"
 
 #define PG armcii_progress_state
 

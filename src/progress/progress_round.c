@@ -45,6 +45,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress_impl.h"
+#ifdef ARMCII_GHOSTS
+#include "../ghost/ghost.h"
+#endif
+#include "../common/common_wait.h"
 
 #define PG armcii_progress_state
 #define R armcii_progress_state.round
@@ -524,3 +528,16 @@ int armcii_round_ghost_step(int users_done)
         return 0;
     }
 }
+
+#ifdef ARMCII_GHOSTS
+/* The ghost layer drives the rounds through these (ghost.h); registered at
+ * load time, before the application's MPI_Init reaches the ghost layer. */
+__attribute__((constructor)) static void register_rounds(void)
+{
+    static const armcii_ghost_rounds_t ops = {armcii_round_setup, armcii_round_free,
+                                              armcii_round_ghost_step, armcii_round_ghost_busy,
+                                              armcii_round_ghost_serving,
+                                              armcii_round_user_finished};
+    armcii_ghost_set_rounds(&ops);
+}
+#endif

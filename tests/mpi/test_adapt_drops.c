@@ -31,6 +31,7 @@
 #include "adapt_check.h"
 #include "../../src/common/common.h"
 #include "../../src/progress/progress.h"
+#include "../../src/common/common_topo.h"
 
 #define NDEC 100
 #define DEADLINE_S 60.0

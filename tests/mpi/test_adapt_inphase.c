@@ -28,6 +28,7 @@
 #include "adapt_check.h"
 #include "../../src/common/common.h"
 #include "../../src/progress/progress.h"
+#include "../../src/common/common_wait.h"
 
 #define NS 8      /* shared accumulate words per target */
 #define MAXF 8192 /* fetch-and-adds per origin and target at most */

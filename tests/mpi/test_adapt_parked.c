@@ -42,6 +42,7 @@
 #include "adapt_check.h"
 #include "../../src/common/common.h"
 #include "../../src/progress/progress.h"
+#include "../../src/common/common_topo.h"
 
 #define NOPS 3000
 #define RATIO_MAX 10.0

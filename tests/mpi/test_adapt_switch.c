@@ -50,6 +50,7 @@
 /* the decision count, the dense-interval history and the rule's
  * configuration (this test links the library's objects) */
 #include "../../src/progress/progress.h"
+#include "../../src/common/common_topo.h"
 
 #define NS 16     /* shared accumulate words per target */
 #define MAXF 16384 /* fetch-and-adds per origin and target at most */

@@ -21,6 +21,10 @@
 #include "../../src/common/common.h"
 #include "../../src/gmr/gmr_impl.h"
 #include "../../src/progress/progress.h"
+#include "../../src/common/common_host.h"
+#include "../../src/common/common_quirks.h"
+#include "../../src/common/common_topo.h"
+#include "../../src/common/common_wait.h"
 
 /* ARMCI_Malloc, ARMCI_Create_mutexes and their frees exchange addresses
  * and counts through the waiting collectives (allgathers among them); the

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "../../src/progress/progress_impl.h"
 #include "unit_check.h"
+#include "../../src/common/common_config.h"
 
 /* The decision's inputs and memory, as progress_adapt.c keeps them. */
 static int cur;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "../../src/common/common.h"
 #include "unit_check.h"
+#include "../../src/common/common_config.h"
 
 static const char *const *fake_env;
 static int warnings;

@@ -6,11 +6,13 @@
 # number of configs), so no runtime always runs first or last.  Each run is
 # nwchem.sh's own QA comparison, so a wrong answer is a "fail" row.
 #
-# usage: tools/apps/nwchem-compare.sh [-R ROUNDS] [-T TESTS] [-o RAW]
+# usage: tools/apps/nwchem-compare.sh [-m MPI] [-R ROUNDS] [-T TESTS] [-o RAW]
 #            NWCHEM_SRC GA_SRC ARMCI_PREFIX CONFIG...
 #   CONFIG   RUNTIME:MODE, e.g. armci:on armci:vn2 armci:ghost-auto
 #            mpi-pr:native mpi-ts:native (ghost modes need
 #            ARMCI_GHOST_PREFIX, as in nwchem.sh)
+#   -m       ompi (default) or mpich: the MPI every config was built for
+#            (nwchem.sh -m)
 #   -R       rounds (default 3)
 #   -T       tests (default: nwchem.sh's list)
 #   -o       raw file, one line per run: "round config test status seconds"
@@ -23,11 +25,11 @@
 # the first one, and the runs that failed; exits non-zero if any failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,24p' "$0"; exit 2; }
-rounds=3 tests="" raw="" table_only=0
-while getopts R:T:o:t: opt; do
+usage() { sed -n '9,26p' "$0"; exit 2; }
+mpi=ompi rounds=3 tests="" raw="" table_only=0
+while getopts m:R:T:o:t: opt; do
     case $opt in
-    R) rounds=$OPTARG ;; T) tests=$OPTARG ;; o) raw=$OPTARG ;;
+    m) mpi=$OPTARG ;; R) rounds=$OPTARG ;; T) tests=$OPTARG ;; o) raw=$OPTARG ;;
     t) raw=$OPTARG table_only=1 ;;
     *) usage ;;
     esac
@@ -96,7 +98,7 @@ for r in $(seq 1 "$rounds"); do
             rt=${cfg%%:*} mode=${cfg#*:}
             relink=""
             [ "$rt" = armci ] || relink=-L
-            out=$("$here/nwchem.sh" $relink -r "$rt" -M "$mode" -T "$t" \
+            out=$("$here/nwchem.sh" $relink -m "$mpi" -r "$rt" -M "$mode" -T "$t" \
                 "$nw_src" "$ga_src" "$prefix" 2>&1) || true
             line=$(echo "$out" | awk -v t="$t" '$1 == t && ($2 == "pass" || $2 == "fail") { print $2, $3 }')
             [ -n "$line" ] || { echo "$out" | tail -5 >&2; line="fail 0"; }

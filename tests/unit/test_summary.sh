@@ -1,0 +1,22 @@
+#!/bin/sh
+# docs/performance.md's summary table must be exactly what
+# benchmarks/summary.sh makes from the results files: numbers in the docs
+# come from results, never typed by hand.
+top=${TESTS_SRCDIR:-tests}/..
+doc="$top/docs/performance.md"
+want=$(sh "$top/benchmarks/summary.sh" "$top/benchmarks/results") ||
+    { echo "FAIL test_summary: benchmarks/summary.sh failed"; exit 1; }
+have=$(sed -n '/^<!-- BEGIN benchmarks\/summary.sh/,/^<!-- END benchmarks\/summary.sh/p' "$doc" |
+       grep '^|')
+if [ "$(echo "$want" | wc -l)" -lt 3 ]; then
+    echo "FAIL test_summary: summary.sh made no rows from $top/benchmarks/results"; exit 1
+fi
+if [ "$want" != "$have" ]; then
+    echo "FAIL test_summary: docs/performance.md's table differs from benchmarks/summary.sh:"
+    printf '%s\n' "$want" >/tmp/test_summary.want.$$
+    printf '%s\n' "$have" >/tmp/test_summary.have.$$
+    diff /tmp/test_summary.have.$$ /tmp/test_summary.want.$$
+    rm -f /tmp/test_summary.want.$$ /tmp/test_summary.have.$$
+    exit 1
+fi
+echo "PASS test_summary"
