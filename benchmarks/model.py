@@ -5,8 +5,11 @@ A test's time over N nodes is its one-node time plus, for every operation
 class, the operations that now cross a node boundary times what crossing
 adds to one:
 
-    T(cfg) = comp * share(cfg) + comm_on + sum_c n_c * f(cfg) * (cost_c(cfg) - cost_c(on))
+    T(cfg) = T_on + comp * (share(cfg) - 1) + sum_c n_c * f(cfg) * (cost_c(cfg) - cost_c(on))
 
+  T_on      the test's measured time on one node (the median of config
+            armci:on in MEASURED; it holds launch and start-up too), or its
+            profile's wall time where MEASURED has no armci:on;
   n_c       operations of class c per process, from the test's one-node
             profile (tools/apps/nwchem-profile.sh, mode on);
   f(cfg)    the share of them whose target is on another node: with P
@@ -16,16 +19,19 @@ adds to one:
             (benchmarks/ga/ga_classes.c through benchmarks/ga/ga-vnodes.sh),
             in the configuration and on one node, at the size nearest the
             test's mean bytes per operation;
-  comp, comm_on  the test's computation and communication per process on
-            one node (its profile);
+  comp      the test's computation per process on one node (its profile);
   share(cfg)  what computing costs when a node's processes outnumber its
             cores: (processes launched) / (computing processes) on a host
             with fewer cores than processes (ghosts and progress ranks take
             their share), 1 where every process has a core.
 
-Then, for a cluster of N nodes of c cores, the per-node message and byte
-counts and the load on the node that holds the task counter, from the
-same per-process counts (each process issuing what it issued here).
+Then the same tests on a cluster of N nodes of C processes each (strong
+scaling: the problem, and so the total of each class over all processes,
+stays what it was here): the data messages and bytes each node sends to
+other nodes, and the fetch-and-adds that reach the node holding the task
+counter, with the time that node needs to serve them one after another at
+the measured cost of one (a floor under the run time however many nodes
+compute).
 
 usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores C] [--ppn-cluster C]
   PROFILE   tools/apps/nwchem-profile.sh output (needs mode on)
@@ -106,7 +112,7 @@ def cost(costs, col, kernel, nbytes):
     return costs[col][(kernel, s)]
 
 
-def predict(t, costs, cfg, cores):
+def predict(t, costs, cfg, cores, t_on):
     col, k, launched = CONFIGS[cfg]
     f = (P - k) / P
     share = launched / P if launched > cores else 1.0
@@ -119,25 +125,27 @@ def predict(t, costs, cfg, cores):
         else:
             continue
         extra += n * f * max(0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
-    return t["comp"] * share + t["comm"] + extra
+    base = t_on if t_on is not None else t["wall"]
+    return base + t["comp"] * (share - 1) + extra
 
 
 def projection(prof, costs, cores_per_node, col):
-    """Per-node messages and bytes, and the counter node's load, on N nodes."""
+    """Per-node data messages and bytes to other nodes, and the counter
+    node's load, on N nodes, for the whole problem (totals over processes)."""
     out = []
     tot_ops = defaultdict(float)
     tot_bytes = defaultdict(float)
     for t in prof.values():
         for cls, n in t["ops"].items():
-            tot_ops[cls] += n
-            tot_bytes[cls] += n * t["bytes"].get(cls, 0)
+            tot_ops[cls] += n * P
+            tot_bytes[cls] += n * P * t["bytes"].get(cls, 0)
     c_rmw = cost(costs, col, "read_inc", 1)
     for nodes in (16, 64, 1024):
         procs = nodes * cores_per_node
         f = (nodes - 1) / nodes
-        msgs = cores_per_node * f * sum(v for c, v in tot_ops.items() if c != "rmw")
-        byts = cores_per_node * f * sum(v for c, v in tot_bytes.items() if c != "rmw")
-        rmw_in = procs * f * tot_ops.get("rmw", 0)  # at the counter's node
+        msgs = f / nodes * sum(v for c, v in tot_ops.items() if c != "rmw")
+        byts = f / nodes * sum(v for c, v in tot_bytes.items() if c != "rmw")
+        rmw_in = f * tot_ops.get("rmw", 0)  # at the counter's node
         out.append((nodes, procs, msgs, byts, rmw_in, rmw_in * c_rmw))
     return out
 
@@ -160,7 +168,7 @@ def main(argv):
     for t in tests:
         line = "%-18s" % t
         for c in CONFIGS:
-            m, p = meas[(t, c)], predict(prof[t], costs, c, cores)
+            m, p = meas[(t, c)], predict(prof[t], costs, c, cores, meas.get((t, "armci:on")))
             e = (p - m) / m
             sums[c][0] += m
             sums[c][1] += p
@@ -177,8 +185,8 @@ def main(argv):
     for col in ("vn1", "ghost-vn1"):
         if col not in costs:
             continue
-        print("# projection, %d processes per node, costs of one crossing as measured in %s:"
-              % (cluster_ppn, col))
+        print("# projection, the same tests on N nodes of %d processes (strong scaling),"
+              " a fetch-and-add costing what it cost in %s:" % (cluster_ppn, col))
         print("# nodes procs  msgs/node(data)  bytes/node(data)  counter-node RMW in  its serial time s")
         for nodes, procs, msgs, byts, rmw_in, rmw_s in projection(prof, costs, cluster_ppn, col):
             print("  %5d %6d %16.3g %17.3g %20.3g %18.3g" % (nodes, procs, msgs, byts, rmw_in, rmw_s))

@@ -16,14 +16,18 @@ for f in "$dir"/nwchem_vnodes.*.2core.txt; do
     mpi=$(basename "$f" | cut -d. -f2)
     awk -v mpi="$mpi" -v file="$(basename "$f")" '
         /^test / { for (i = 2; i <= NF; i++) col[$i] = i }
-        /^sum \(/ { n = $2; sub(/\(/, "", n)
+        function row(what, off,    vn, a, g, p, t) {
             for (vn = 2; vn >= 1; vn--) {
                 a = col["armci:vn" vn]; g = col["armci:ghost-on-vn" vn]
                 p = col["mpi-pr:native-vn" vn]; t = col["mpi-ts:native-vn" vn]
                 if (!a || !p) continue
-                printf "| NWChem QA, %d tests, sum of medians, 4 processes as %d nodes of %d | %s | %s s | %s | %s s | %s | %s |\n",
-                    n, 4 / vn, vn, mpi, $(a + 2), g ? $(g + 2) " s" : "-", $(p + 2),
-                    t ? $(t + 2) " s" : "-", file } }' "$f"
+                printf "| NWChem %s, 4 processes as %d nodes of %d | %s | %s s | %s | %s s | %s | %s |\n",
+                    what, 4 / vn, vn, mpi, $(a + off), g ? $(g + off) " s" : "-", $(p + off),
+                    t ? $(t + off) " s" : "-", file } }
+        # the coupled-cluster test whose task counter dominates across nodes
+        $1 == "tce_h2o" { tce = $0 }
+        /^sum \(/ { n = $2; sub(/\(/, "", n); row("QA, " n " tests, sum of medians", 2)
+            if (tce != "") { $0 = tce; row("tce_h2o, median", 0) } }' "$f"
 done
 # GA kernels: a few rows of ga-compare's table (4 processes)
 for f in "$dir"/ga_vnodes.*.2core.txt; do

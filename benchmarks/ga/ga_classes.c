@@ -24,7 +24,8 @@
  *   m=LIST     edge of the 2-D patches (default 4,16)
  *   iters=I    operations per sample (default 400)
  *   reps=R     samples per row (default 5)
- *   small      n=4 m=4 iters=20 reps=1
+ *   small      n=4,64 m=4,64 iters=20 reps=1 (64: a patch reaching the
+ *              far edges of the peer's block)
  */
 #include "gab.h"
 
@@ -92,7 +93,8 @@ static void counter_row(void)
 static void patch_rows(int rows, int cols, const char *suffix)
 {
     int peer = (gab_me + gab_np / 2) % gab_np;
-    int lo[2] = {peer * EDGE + 1, 1}, hi[2] = {peer * EDGE + rows, cols}, ld = cols;
+    /* the C API's indices start at 0: the patch is the peer block's corner */
+    int lo[2] = {peer * EDGE, 0}, hi[2] = {peer * EDGE + rows - 1, cols - 1}, ld = cols;
     double *buf = malloc(sizeof(double) * (size_t)rows * (size_t)cols), *back = buf;
     long bytes = 8L * rows * cols;
     char name[32];
@@ -131,8 +133,8 @@ int main(int argc, char **argv)
     gab_init(&argc, &argv, "ga_classes");
     gab_check_args("n m iters reps", usage);
     long n[GAB_MAXLIST], m[GAB_MAXLIST];
-    int nn = gab_list("n", gab_small ? "4" : "4,8,64", n, usage);
-    int nm = gab_list("m", gab_small ? "4" : "4,16", m, usage);
+    int nn = gab_list("n", gab_small ? "4,64" : "4,8,64", n, usage);
+    int nm = gab_list("m", gab_small ? "4,64" : "4,16", m, usage);
     iters = (int)gab_long("iters", gab_small ? 20 : 400, 1, usage);
     reps = (int)gab_long("reps", gab_small ? 1 : 5, 1, usage);
     if (reps > GAB_MAXLIST)

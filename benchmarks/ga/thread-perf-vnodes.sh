@@ -69,9 +69,9 @@ while [ $r -lt "$rounds" ]; do
         if [ $rc != 0 ] || [ "$ok" != 3 ]; then
             failed=1; tail -20 "$log"
         fi
-        # rows: op size time_us
+        # rows: round name op size shape time_us (one row per patch shape)
         awk -v name="$name" -v r=$r '/Performance of GA_/ { op = $3 }
-            op && NF == 6 && $1 ~ /^[0-9]+$/ { print r, name, op, $1, $2 }' "$log" >>"$work/data"
+            op && NF == 6 && $1 ~ /^[0-9]+$/ { print r, name, op, $1, $5 "x" $6, $2 }' "$log" >>"$work/data"
         k=$((k + 1))
     done
     r=$((r + 1))
@@ -79,9 +79,10 @@ done
 {
     echo "# GA's thread_perf_strided.x across virtual nodes: 4 computing processes as 2 nodes of 2,"
     echo "# OMP_NUM_THREADS=$threads, $rounds rounds (runtime order rotated), median avg time (us) per row;"
+    echo "# size: the program's \"msg size\" column (elements of its int array), shape: its Xdim x Ydim"
     echo "# MPI $mpi; GA $ga; this library: plain $armci, ghost $ghost (1 ghost per node, ARMCI_GHOST_ASYNC=on)"
     echo "# MPI-PR: 6 launched (a progress rank per virtual node); MPI-TS: 4; GA's runtimes with procname_shim"
-    echo "# command: benchmarks/ga/thread-perf-vnodes.sh $*   ($(date -u +%Y-%m-%d), $(nproc) cores, $(uname -n))"
+    echo "# command: benchmarks/ga/thread-perf-vnodes.sh $*   ($(date -u +%Y-%m-%d), $(nproc) cores)"
     echo "# ratio columns: runtime / vn2 (above 1 = this library's plain build is faster)"
     awk -v names="$names" '
         function median(s,    a, m, i, j, x) {
@@ -89,17 +90,17 @@ done
             for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
             return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
         }
-        { k = $3 " " $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k }; v[k, $2] = v[k, $2] " " $5 }
+        { k = $3 " " $4 " " $5; if (!(k in seen)) { seen[k] = 1; order[++nk] = k }; v[k, $2] = v[k, $2] " " $6 }
         END {
             nn = split(names, nm, " ")
-            printf "%-6s %9s", "op", "bytes"
+            printf "%-6s %6s %7s", "op", "size", "shape"
             for (i = 1; i <= nn; i++) printf " %12s", nm[i] "_us"
             for (i = 2; i <= nn; i++) printf " %10s", "r_" nm[i]
             printf "\n"
             for (o = 1; o <= nk; o++) {
-                split(order[o], ks, " "); printf "%-6s %9s", ks[1], ks[2]
+                split(order[o], ks, " "); printf "%-6s %6s %7s", ks[1], ks[2], ks[3]
                 for (i = 1; i <= nn; i++) { med[i] = median(v[order[o], nm[i]]); printf " %12.3f", med[i] }
-                for (i = 2; i <= nn; i++) printf " %10.2f", med[1] > 0 ? med[i] / med[1] : 0
+                for (i = 2; i <= nn; i++) printf " %10.2f", (med[1] > 0 ? med[i] / med[1] : 0)
                 printf "\n"
             }
         }' "$work/data"

@@ -34,7 +34,9 @@ set xtics rotate by -35 scale 0
 set key outside right top
 set grid ytics
 set datafile missing '?'
-plot for [c=2:$((nc + 1))] '$work/data' using c:xtic(1) title columnheader(c)
+# gnuplot's default palette repeats after 8: one distinct colour per config
+array col[12] = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666', '#1f78b4', '#b2df8a', '#fb9a99', '#cab2d6']
+plot for [c=2:$((nc + 1))] '$work/data' using c:xtic(1) title columnheader(c) lc rgb col[(c - 2) % 12 + 1]
 GP
 gnuplot "$work/plot.gp"
 echo "nwchem-plot: $png ($nt tests, $nc configurations)"
