@@ -20,7 +20,7 @@ noinst_PROGRAMS += $(GA_BENCH_PROGS)
 GA_BENCH_LIST += $(GA_BENCH_PROGS)
 endif
 MPI_SHELL_TESTS += benchmarks/ga/test_ga_bench.sh
-EXTRA_DIST += benchmarks/ga/ga-compare.sh benchmarks/ga/ga-vnodes.sh benchmarks/ga/ga-bundle-build.sh benchmarks/ga/ga-bundle-run.sh \
+EXTRA_DIST += benchmarks/ga/ga-compare.sh benchmarks/ga/ga-vnodes.sh benchmarks/ga/thread-perf-vnodes.sh benchmarks/ga/ga-bundle-build.sh benchmarks/ga/ga-bundle-run.sh \
 	benchmarks/ga/ga-bundle-table.sh
 
 benchmarks_ga_ga_scf_SOURCES = benchmarks/ga/ga_scf.c $(GA_BENCH_COMMON)
