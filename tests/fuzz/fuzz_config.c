@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../src/common/common.h"
+#include "../../src/common/common_config.h"
 #include "fuzz_input.h"
 
 #define CHECK(c)                                                              \
@@ -52,7 +53,6 @@ typedef struct {
 #define ARMCII_CFG_ENUM(N, f, c, d, h) {#N, K_ENUM, offsetof(armcii_config_t, f), d, c},
 static const row_t rows[] = {
 #include "../../src/common/common_config.def"
-#include "../../src/common/common_config.h"
 };
 #undef ARMCII_CFG_BOOL
 #undef ARMCII_CFG_INT
