@@ -30,7 +30,8 @@ export SPACK_USER_CONFIG_PATH=$work/config SPACK_USER_CACHE_PATH=$work/cache
 export SPACK_SYSTEM_CONFIG_PATH=$work/system
 spack() { "$spack_root/bin/spack" "$@"; }
 ver=$(sed -n 's/^AC_INIT(\[libarmci\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
-# the release tarball, as `make dist` makes it
+# the release tarball, as `make dist` makes it (a clean clone has no configure yet)
+[ -x "$top/configure" ] || (cd "$top" && ./autogen.sh >/dev/null)
 mkdir -p "$work/dist" && (cd "$work/dist" && "$top/configure" --quiet >/dev/null && make -s dist >/dev/null)
 mkdir -p "$work/mirror/libarmci"
 cp "$work/dist/libarmci-$ver.tar.gz" "$work/mirror/libarmci/libarmci-$ver.tar.gz"
