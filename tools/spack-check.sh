@@ -89,12 +89,15 @@ for variant in "~ghost-progress" "+ghost-progress"; do
         { echo "spack-check: FAIL: armci-info of $spec"; exit 1; }
 done
 # the spec lines docs/install.md gives for GA and NWChem concretize onto
-# the recipe (their own sources are not in the mirror: GA is built below)
+# this repository's recipes and libarmci (namespaces shown: not the
+# builtin ones); their own sources are not in the mirror (GA is built below)
 for s in "globalarrays armci=libarmci ^libarmci@$ver~ghost-progress" \
     "nwchem armci=libarmci ^libarmci@$ver+ghost-progress"; do
     echo "spack-check: spack spec $s"
-    spack spec "$s" | grep -q "armci=libarmci" ||
-        { echo "spack-check: FAIL: spack spec $s"; exit 1; }
+    spack spec -N "$s" >"$work/spec.txt"
+    grep -q "^[^^]*libarmci\.${s%% *}@.* armci=libarmci" "$work/spec.txt" &&
+        grep -q "\^libarmci\.libarmci@$ver" "$work/spec.txt" ||
+        { cat "$work/spec.txt"; echo "spack-check: FAIL: spack spec $s"; exit 1; }
 done
 prefix=$(spack location -i "libarmci@$ver~ghost-progress")
 if [ -n "$ga_src" ]; then
