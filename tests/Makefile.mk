@@ -37,7 +37,7 @@ UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
 	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh \
 	tests/unit/test_spack_recipe.sh tests/unit/test_summary.sh \
-	tests/unit/test_model.sh
+	tests/unit/test_model.sh tests/unit/test_samewin.sh
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 # ARMCI_WAIT_YIELD: reads whether waits yielded through an internal
 # counter, so it links the library's objects
@@ -59,7 +59,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable \
 	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro tests/mpi/rget_dtype_repro tests/mpi/abort_output \
 	tests/mpi/mpit_thread_level_repro
-EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h \
+EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h tests/unit/expect.sh \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
 

@@ -3,12 +3,7 @@
 # check): MA's serial tests run directly, every other test under the
 # launcher with GA_NPROCS ranks, and a test past the limit fails.
 runner=$(cd "${TESTS_SRCDIR:-tests}/../tools/apps" && pwd)/ga-runner.sh
-fail=0
-expect() {
-    if [ "$2" != "$3" ]; then
-        echo "FAIL test_ga_runner: $1: got '$2', expected '$3'"; fail=1
-    fi
-}
+. "${TESTS_SRCDIR:-tests}/unit/expect.sh"
 out=$(GA_MPIEXEC="echo launch -n" GA_NPROCS=6 sh "$runner" ./global/testing/test.x a b)
 expect "parallel test" "$out" "launch -n 6 ./global/testing/test.x a b"
 out=$(GA_MPIEXEC="echo launch -n" sh "$runner" global/testing/test.x)

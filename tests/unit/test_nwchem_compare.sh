@@ -7,12 +7,7 @@ apps=$(cd "${TESTS_SRCDIR:-tests}/../tools/apps" && pwd)
 dir=${TMPDIR:-/tmp}/nwchem_compare.$$
 mkdir -p "$dir"
 trap 'rm -rf "$dir"' EXIT
-fail=0
-expect() {
-    if [ "$2" != "$3" ]; then
-        echo "FAIL test_nwchem_compare: $1: got '$2', expected '$3'"; fail=1
-    fi
-}
+. "${TESTS_SRCDIR:-tests}/unit/expect.sh"
 cat >"$dir/ok.raw" <<'RAW'
 1 a:on t1 pass 4.0
 1 b:native t1 pass 9.0

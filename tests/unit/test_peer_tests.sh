@@ -5,12 +5,7 @@
 # script, mpiexec runs it) and a fake peer tree stand in for the real ones.
 apps=$(cd "${TESTS_SRCDIR:-tests}/../tools/apps" && pwd)
 t=${TMPDIR:-/tmp}/peer_tests.$$
-fail=0
-expect() {
-    if [ "$2" != "$3" ]; then
-        echo "FAIL test_peer_tests: $1: got '$2', expected '$3'"; fail=1
-    fi
-}
+. "${TESTS_SRCDIR:-tests}/unit/expect.sh"
 mkdir -p "$t/mpi/bin" "$t/pfx/include" "$t/peer/tests" "$t/work"
 echo '#define ARMCI_GHOST_PROGRESS 0' >"$t/pfx/include/armciconf.h"
 : >"$t/pfx/include/armci.h"

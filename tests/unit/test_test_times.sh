@@ -5,12 +5,7 @@
 script=${TESTS_SRCDIR:-tests}/test-times.sh
 dir=${TMPDIR:-/tmp}/test_times.$$
 trap 'rm -rf "$dir"' EXIT
-fail=0
-expect() {
-    if [ "$2" != "$3" ]; then
-        echo "FAIL test_test_times: $1: got '$2', expected '$3'"; fail=1
-    fi
-}
+. "${TESTS_SRCDIR:-tests}/unit/expect.sh"
 mkdir -p "$dir/modes/on/tests/mpi" "$dir/modes/vn2/tests/mpi"
 printf 'PASS x\nrun-mode: on tests/mpi/test_a: exit 0 after 3 s\n' >"$dir/modes/on/tests/mpi/test_a.log"
 printf 'run-mode: vn2 tests/mpi/test_a: exit 0 after 12 s\n' >"$dir/modes/vn2/tests/mpi/test_a.log"
