@@ -17,7 +17,7 @@
 #            only the summary of raw output this script printed before
 # Time nothing else beside it: the host's other load moves every number.
 set -eu
-usage() { sed -n '2,20p' "$0" >&2; exit 2; }
+usage() { sed -n '2,18p' "$0" >&2; exit 2; }
 rounds=3 launcher=mpiexec table=""
 while getopts r:l:t: opt; do
     case $opt in
