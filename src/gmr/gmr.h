@@ -138,6 +138,9 @@ void armcii_gmr_mpiop_stats(double calls[ARMCII_MPIOP_N], double secs[ARMCII_MPI
 /* A strided operation was translated by its extent: count payload bytes
  * for it instead (the per-class bytes and the call's record). */
 void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload);
+/* The extent's operation is carried out segment by segment after all,
+ * each segment translated (and counted) on its own: uncount the extent. */
+void armcii_gmr_uncount(armcii_opclass_t cls, size_t extent);
 /* Operations and bytes per class translated so far (ARMCII_MEASURE_COUNT). */
 void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS]);
 
@@ -211,6 +214,9 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype);
 void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
                     MPI_Datatype dtype, int tcount, MPI_Datatype ttype);
+/* 1 where a get on the MPI path must use contiguous types on both sides,
+ * one request per block, so that waiting for it yields (gmr_yield.c). */
+int armcii_gmr_get_by_blocks(void);
 /* Local completion of operations on (win, rank); reads: some fetched data. */
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
 /* Remote completion of everything issued to t's target on t's window

@@ -86,17 +86,28 @@ static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_
         op->t0 = MPI_Wtime();
 }
 
-void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload)
+/* Correct what note_op counted for an extent: ops and bytes by the deltas. */
+static void recount(armcii_opclass_t cls, long dops, double dbytes)
 {
     if (ARMCII_LIKELY(!armcii_gmr_state.measure))
         return;
-    double d = (double)payload - (double)extent;
     if (armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) {
         armcii_lock(&armcii_gmr_state.prof_lock);
-        armcii_gmr_state.bytes[cls] += d;
+        armcii_gmr_state.ops[cls] += dops;
+        armcii_gmr_state.bytes[cls] += dbytes;
         armcii_unlock(&armcii_gmr_state.prof_lock);
     }
-    callop.bytes += d;
+    callop.bytes += dbytes;
+}
+
+void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload)
+{
+    recount(cls, 0, (double)payload - (double)extent);
+}
+
+void armcii_gmr_uncount(armcii_opclass_t cls, size_t extent)
+{
+    recount(cls, -1, -(double)extent);
 }
 
 int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,

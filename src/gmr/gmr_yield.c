@@ -13,6 +13,21 @@
  * yielding between tests, and its flush then finds them done.  Completing more
  * than asked is always allowed, so a full list is simply waited out.
  * Only single-threaded runs: the list is the process's own, unguarded.
+ *
+ * Gets with derived datatypes break that: MPICH (4.0.2, 4.3.2) completes
+ * such an MPI_Rget's request before the data arrives, whatever side the
+ * derived type is on (tests/mpi/rget_dtype_repro.c, forms vector and
+ * tvec), and the MPI_Win_flush that brings the data spins without yielding
+ * until the target answers.  On 4 ranks over 2 cores every strided get
+ * then held a core for most of a time slice: GA's ga_scf 512/16 over 2
+ * virtual nodes took 26 s per product, 1.2 ms per flush, and the task
+ * counter's fetch-and-adds waited 0.8 ms each behind the spinning ranks.
+ * Where waits yield, strided and vector gets on the MPI path are therefore
+ * issued one contiguous request per block (iov_strided.c, iov_methods.c),
+ * whose wait yields and whose flush finds nothing left: 1.7 s per product
+ * (benchmarks/results/get_by_blocks.mpich.2core.txt).  With a core per
+ * process waits do not yield and the derived type stays (one request
+ * instead of one per block was the faster there).
  */
 #include "gmr_impl.h"
 #include "../common/common_wait.h"
@@ -23,8 +38,12 @@ void armcii_gmr_yield_init(void)
 {
     GS.yield_rma = armcii_wait_yields() && !armcii_state.threaded;
     armcii_log(1, "MPI-path completions: %s",
-               GS.yield_rma ? "request-based, test and yield" : "MPI_Win_flush(_local)");
+               GS.yield_rma ? "request-based, test and yield; strided and vector gets "
+                              "one request per block"
+                            : "MPI_Win_flush(_local)");
 }
+
+int armcii_gmr_get_by_blocks(void) { return GS.yield_rma; }
 
 MPI_Request *armcii_gmr_yield_slot(MPI_Win win, int rank)
 {

@@ -399,6 +399,8 @@ static void run_direct(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
         run_fallback(op, seq, "DIRECT", &method_batched, "carried out by a ghost");
     } else if (op->kind == ARMCII_IOV_ACC && armcii_acc_split()) {
         run_fallback(op, seq, "DIRECT", &method_batched, "acc_dtype_split");
+    } else if (op->kind == ARMCII_IOV_GET && armcii_gmr_get_by_blocks()) {
+        run_fallback(op, seq, "DIRECT", &method_batched, "gets by blocks where waits yield");
     } else {
         armcii_log(3, "%s: IOV method DIRECT, %ld segments of %d bytes to %d", op->call,
                    seq->n, seq->bytes, op->proc);

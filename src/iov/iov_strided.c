@@ -152,9 +152,7 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     armcii_iov_strided_extent(levels, count, rstride, &lo, &hi);
     armcii_target_t t;
     int in_slice = armcii_iov_xlate(op, rem + lo, (size_t)(hi - lo), 0, &t) == 0;
-    if (in_slice)
-        armcii_gmr_count_payload(op->kind == ARMCII_IOV_ACC ? ARMCII_OP_ACC : ARMCII_OP_NONCONTIG,
-                                 (size_t)(hi - lo), (size_t)nseg * (size_t)count[0]);
+    armcii_opclass_t cls = op->kind == ARMCII_IOV_ACC ? ARMCII_OP_ACC : ARMCII_OP_NONCONTIG;
     int split = op->kind == ARMCII_IOV_ACC && armcii_acc_split();
     int local = in_slice && t.direct && (op->kind != ARMCII_IOV_ACC || t.all_local);
     /* The written side's blocks may not overlap in one MPI datatype: the
@@ -164,19 +162,31 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
                   !armcii_iov_strided_disjoint(levels, count,
                                                op->kind == ARMCII_IOV_GET ? lstride : rstride);
     int few = nseg < STRIDED_DTYPE_MIN_BLOCKS;
-    if (in_slice && t.am && levels <= ARMCII_AM_LEVELS &&
-        (size_t)nseg * (size_t)count[0] <= ARMCII_AM_MAX_BYTES) {
+    /* where waits yield, a derived-datatype get cannot be waited for (gmr_yield.c) */
+    int blocks = op->kind == ARMCII_IOV_GET && armcii_gmr_get_by_blocks();
+    int perblock = !in_slice || (!local && (split || overlap || few || blocks));
+    int am = in_slice && t.am && levels <= ARMCII_AM_LEVELS &&
+             (size_t)nseg * (size_t)count[0] <= ARMCII_AM_MAX_BYTES;
+    /* the profiler counts one operation of the payload's bytes, or the
+     * segments on their own (each is translated again) */
+    if (in_slice && (am || !perblock))
+        armcii_gmr_count_payload(cls, (size_t)(hi - lo), (size_t)nseg * (size_t)count[0]);
+    else if (in_slice)
+        armcii_gmr_uncount(cls, (size_t)(hi - lo));
+    if (am) {
         /* a transfer its ghost carries out (ghost build): one message, any
          * block count, overlapping target blocks included (applied in order) */
         strided_am(op, loc, lstride, &t, rstride, count, levels, nseg, lo);
         return;
     }
-    if (!in_slice || (!local && (split || overlap || few))) {
+    if (perblock) {
         /* Several regions (or a bad address: translated and reported per
-         * segment), a datatype MPI would mishandle, or overlapping target
-         * blocks (not allowed in one MPI datatype): one op per block. */
+         * segment), a datatype MPI would mishandle, overlapping target
+         * blocks (not allowed in one MPI datatype), or a get that must be
+         * waited for block by block: one op per block. */
         armcii_log(3, "%s: strided method DIRECT -> IOV (%s), %ld blocks", op->call,
-                   !in_slice ? "not one slice" : split ? "acc_dtype_split" : overlap ? "overlap" : "few blocks",
+                   !in_slice ? "not one slice" : split ? "acc_dtype_split" : overlap ? "overlap"
+                   : few ? "few blocks" : "gets by blocks where waits yield",
                    nseg);
         strided_as_iov(op, loc, lstride, rem, rstride, count, levels, nseg,
                        in_slice && !overlap ? ARMCII_IOV_BATCHED : ARMCII_IOV_CONSRV);

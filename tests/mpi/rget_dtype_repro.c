@@ -5,16 +5,21 @@
  * completes its request before the data has arrived: after MPI_Wait the
  * origin buffer still holds what it held before, in every try (vectors of
  * 64 blocks of BLK doubles; measured with BLK 1, 16 and 128); the
- * MPI_Win_flush after it brings the data.  MPICH 4.3.2 (ch4:ucx, built
- * from source) the same, 100 of 100.  The same get of contiguous
- * MPI_DOUBLEs, and Open MPI 4.1.4 and 5.0.10 with either, are complete
- * after MPI_Wait.  MPI-3.1 11.3.5: the request
+ * MPI_Win_flush after it brings the data.  A contiguous origin with the
+ * vector only at the target (form tvec) the same, 200 of 200 with 4.0.2.
+ * MPICH 4.3.2 (ch4:ucx, built from source) the same, 100 of 100.  The
+ * same get of contiguous MPI_DOUBLEs, and Open MPI 4.1.4 and 5.0.10 with
+ * either, are complete after MPI_Wait.  MPI-3.1 11.3.5: the request
  * of MPI_Rget completes when the data is in the origin buffer.
  * The library waits for its requests and then still flushes (src/gmr/
  * gmr_ops.c, armcii_gmr_complete_win): that flush is what completes such
  * a get there, so dropping it where waits yield broke test_strided.
  *
- * usage: rget_dtype_repro vector|contig [TRIES]
+ * Where the library waits by testing and yielding, that flush spins until
+ * the target answers, so it issues such gets one contiguous request per
+ * block instead (src/gmr/gmr_yield.c).
+ *
+ * usage: rget_dtype_repro vector|tvec|contig [TRIES]
  * Exit 1 when a get was incomplete after MPI_Wait, 2 when it was still
  * incomplete after MPI_Win_flush too.
  */
@@ -30,14 +35,18 @@
 
 static double value(int rank, int i) { return 1e6 * rank + i + 1; }
 
-/* Whether the blocks a vector get (or the first NBLK * BLK elements of a
- * contiguous one) delivers all hold the target's values. */
-static int complete(const double *loc, int t, int vec)
+enum { CONTIG, VECTOR, TVEC };
+
+/* Whether the blocks a get delivers all hold the target's values: a vector
+ * get's blocks in place, the first NBLK * BLK elements of a contiguous one,
+ * a tvec get's strided target blocks packed. */
+static int complete(const double *loc, int t, int form)
 {
     for (int b = 0; b < NBLK; b++)
         for (int j = 0; j < BLK; j++) {
-            int i = vec ? b * STRIDE + j : b * BLK + j;
-            if (loc[i] != value(t, i))
+            int i = form == VECTOR ? b * STRIDE + j : b * BLK + j;
+            int ti = form == CONTIG ? i : b * STRIDE + j;
+            if (loc[i] != value(t, ti))
                 return 0;
         }
     return 1;
@@ -49,7 +58,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    int vec = argc > 1 && !strcmp(argv[1], "vector");
+    const char *name = argc > 1 ? argv[1] : "contig";
+    int form = !strcmp(name, "vector") ? VECTOR : !strcmp(name, "tvec") ? TVEC : CONTIG;
     int tries = argc > 2 ? atoi(argv[2]) : 100;
     double *base, *loc = malloc(LEN * sizeof(double));
     MPI_Win win;
@@ -67,19 +77,22 @@ int main(int argc, char **argv)
         MPI_Request r;
         for (int i = 0; i < LEN; i++)
             loc[i] = -1;
-        if (vec)
+        if (form == VECTOR)
             MPI_Rget(loc, 1, vt, t, 0, 1, vt, win, &r);
+        else if (form == TVEC)
+            MPI_Rget(loc, NBLK * BLK, MPI_DOUBLE, t, 0, 1, vt, win, &r);
         else
             MPI_Rget(loc, NBLK * BLK, MPI_DOUBLE, t, 0, NBLK * BLK, MPI_DOUBLE, win, &r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
-        early += !complete(loc, t, vec);
+        early += !complete(loc, t, form);
         MPI_Win_flush(t, win);
-        late += !complete(loc, t, vec);
+        late += !complete(loc, t, form);
     }
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);
     printf("rank %d: %s MPI_Rget: %d of %d incomplete after MPI_Wait, %d after MPI_Win_flush\n",
-           me, vec ? "vector" : "contiguous", early, tries, late);
+           me, form == VECTOR ? "vector" : form == TVEC ? "contiguous-to-vector" : "contiguous",
+           early, tries, late);
     int rc = late ? 2 : early ? 1 : 0, all;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Type_free(&vt);

@@ -5,7 +5,8 @@
  * by testing a nonblocking call and yielding, with OFF by the blocking
  * MPI call, and give the same results either way, as does a waiter for a
  * held mutex, and so do the automatic mode's stand-ins for the barriers
- * (ghost build);
+ * (ghost build); where waits yield, strided and vector gets on the MPI
+ * path wait for one request per block;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself.  Whether a wait yielded is read through the
  * library's internal counter, so the test links its objects.  Reading
@@ -78,6 +79,58 @@ static unsigned long alloc_calls(const char *mode, int me, int np)
     ARMCI_Free(ptr[me]);
     free(ptr);
     return armcii_wait_count() - before;
+}
+
+/* Strided and vector gets on the MPI path where waits yield: one
+ * contiguous request per block, each waited for (gmr_yield.c: MPICH
+ * completes a derived-datatype get's request before its data arrives).
+ * A ghost carries a redirected get in one message instead; elsewhere the
+ * derived datatype stays and no wait yields.  The data is checked. */
+#define GY_ROWS 24
+#define GY_COLS 5
+#define GY_LD 32
+static void strided_gets(const char *mode, int me, int np, int yields)
+{
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    CHECK(ptr && ARMCI_Malloc(ptr, GY_ROWS * GY_LD * sizeof(double)) == 0,
+          "%s: ARMCI_Malloc failed", mode);
+    double *mine = ptr[me], got[GY_ROWS * GY_COLS];
+    for (int i = 0; i < GY_ROWS * GY_LD; i++)
+        mine[i] = 1000.0 * me + i;
+    ARMCI_Barrier();
+    int right = (me + 1) % np;
+    int mpi_path = !armcii_gmr_state.direct || armcii_node_of(right) != armcii_node_of(me);
+    int per_block = yields && mpi_path && armcii_adapt_redirecting() != 1;
+    int sstride[1] = {GY_LD * sizeof(double)}, dstride[1] = {GY_COLS * sizeof(double)};
+    int count[2] = {GY_COLS * sizeof(double), GY_ROWS};
+    for (int form = 0; form < 2; form++) {
+        memset(got, 0, sizeof got);
+        void *src[GY_ROWS], *dst[GY_ROWS];
+        for (int r = 0; r < GY_ROWS; r++) {
+            src[r] = (double *)ptr[right] + r * GY_LD;
+            dst[r] = got + r * GY_COLS;
+        }
+        armci_giov_t v = {src, dst, GY_COLS * sizeof(double), GY_ROWS};
+        unsigned long b = armcii_wait_count();
+        int rc = form == 0 ? ARMCI_GetS(ptr[right], sstride, got, dstride, count, 1, right)
+                           : ARMCI_GetV(&v, 1, right);
+        unsigned long waits = armcii_wait_count() - b;
+        const char *what = form == 0 ? "ARMCI_GetS" : "ARMCI_GetV";
+        CHECK(rc == 0, "%s: %s returned %d", mode, what, rc);
+        for (int r = 0; r < GY_ROWS; r++)
+            for (int c = 0; c < GY_COLS; c++)
+                CHECK(got[r * GY_COLS + c] == 1000.0 * right + r * GY_LD + c,
+                      "%s: %s of %d rows from %d: [%d][%d] is %g", mode, what, GY_ROWS, right,
+                      r, c, got[r * GY_COLS + c]);
+        if (per_block)
+            CHECK(waits >= GY_ROWS, "%s: %s of %d rows from %d waited for %lu requests, "
+                  "expected one per row", mode, what, GY_ROWS, right, waits);
+        else if (!yields)
+            CHECK(waits == 0, "%s: %s: %lu waits yielded", mode, what, waits);
+    }
+    ARMCI_Barrier();
+    ARMCI_Free(ptr[me]);
+    free(ptr);
 }
 
 /* Waits that yielded in one call of a lock (lock != 0) or an unlock. */
@@ -219,6 +272,7 @@ static void phase(const char *setting, int me, int np, int level)
         CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
     }
     contended_lock(mode, me, np, yields);
+    strided_gets(mode, me, np, yields);
     unsigned long at_auto = auto_barriers(mode);
     if (yields && armcii_adapt_redirecting() >= 0)
         CHECK(at_auto >= 2, "%s: automatic mode: %lu of 2 barriers' waits yielded", mode,
