@@ -18,16 +18,14 @@
  * such an MPI_Rget's request before the data arrives, whatever side the
  * derived type is on (tests/mpi/rget_dtype_repro.c, forms vector and
  * tvec), and the MPI_Win_flush that brings the data spins without yielding
- * until the target answers.  On 4 ranks over 2 cores every strided get
- * then held a core for most of a time slice: GA's ga_scf 512/16 over 2
- * virtual nodes took 26 s per product, 1.2 ms per flush, and the task
- * counter's fetch-and-adds waited 0.8 ms each behind the spinning ranks.
- * Where waits yield, strided and vector gets on the MPI path are therefore
- * issued one contiguous request per block (iov_strided.c, iov_methods.c),
- * whose wait yields and whose flush finds nothing left: 1.7 s per product
- * (benchmarks/results/get_by_blocks.mpich.2core.txt).  With a core per
- * process waits do not yield and the derived type stays (one request
- * instead of one per block was the faster there).
+ * until the target answers.  On a crowded host every strided get then
+ * held a core the target needed, and other ranks' fetch-and-adds waited
+ * behind it.  Where waits yield, strided and vector gets on the MPI path
+ * are therefore issued one contiguous request per block (iov_strided.c,
+ * iov_methods.c), whose wait yields and whose flush finds nothing left.
+ * With a core per process waits do not yield and the derived type stays,
+ * the faster there.  Before and after, and what per-block gets cost:
+ * benchmarks/results/get_by_blocks.mpich.2core.txt.
  */
 #include "gmr_impl.h"
 #include "../common/common_wait.h"
