@@ -41,6 +41,10 @@ for f in "$dir"/ga_vnodes.*.2core.txt; do
             for (vn = 2; vn >= 1; vn--) {
                 a = col["vn" vn]; g = col["ghost-vn" vn]; p = col["mpi-pr-vn" vn]; t = col["mpi-ts-vn" vn]
                 if (!a || !p) continue
-                printf "| GA %s %s, %d nodes of %d | %s | %s s | %s | %s s | %s | %s |\n",
-                    $2, $3, 4 / vn, vn, mpi, $a, g ? $g " s" : "-", $p, t ? $t " s" : "-", file } }' "$f"
+                printf "| GA %s %s, %d nodes of %d | %s | %s | %s | %s | %s | %s |\n",
+                    $2, $3, 4 / vn, vn, mpi, sec($a), g ? sec($g) : "-", sec($p),
+                    t ? sec($t) : "-", file } }
+        # a cell without a figure (every round failed or hit the time limit;
+        # the results file lists the runs) stays "-"
+        function sec(v) { return v == "-" ? "-" : v " s" }' "$f"
 done

@@ -368,6 +368,9 @@ done
         eval "echo \"#   \$job_prog_$j \${job_args_$j:-(defaults)}\""
         j=$((j + 1))
     done
+    # sizes given as the programs' GA_BENCH_<KEY> variables apply to every run
+    gb=$(env | grep '^GA_BENCH_' | sort | tr '\n' ' ')
+    [ -z "$gb" ] || echo "# program parameters from the environment: $gb"
     echo "# runtimes:"
     i=0
     while [ $i -lt $nr ]; do
@@ -456,7 +459,14 @@ if command -v gnuplot >/dev/null 2>&1; then
             echo "set title 'time / time of $base (median over rounds; above 1: $base faster)'"
             echo "set style data histograms; set style histogram clustered gap 1"
             echo "set style fill solid 0.8 border -1; set boxwidth 0.9"
-            echo "set xtics rotate by -45 scale 0; set grid y; set yrange [0:*]"
+            # ratios spanning more than 20x (MPICH on a crowded host: 0.1 to
+            # 2000) are unreadable on a linear axis
+            if awk '{ for (i = 2; i <= NF; i++) if ($i + 0 > 20 || ($i + 0 > 0 && $i + 0 < 0.05)) f = 1 }
+                    END { exit !f }' "$work/ratio.dat"; then
+                echo "set xtics rotate by -45 scale 0; set grid y; set logscale y"
+            else
+                echo "set xtics rotate by -45 scale 0; set grid y; set yrange [0:*]"
+            fi
             echo "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2"
             plot="plot"
             c=2
