@@ -5,12 +5,11 @@
  * completes its request before the data has arrived: after MPI_Wait the
  * origin buffer still holds what it held before, in every try (vectors of
  * 64 blocks of BLK doubles; measured with BLK 1, 16 and 128); the
- * MPI_Win_flush after it brings the data.  A contiguous origin with the
- * vector only at the target (form tvec) the same, 200 of 200 with 4.0.2
- * and 100 of 100 with 4.3.2.
- * MPICH 4.3.2 (ch4:ucx, built from source) the same, 100 of 100.  The
- * same get of contiguous MPI_DOUBLEs, and Open MPI 4.1.4 and 5.0.10 with
- * either, are complete after MPI_Wait.  MPI-3.1 11.3.5: the request
+ * MPI_Win_flush after it brings the data.  MPICH 4.3.2 (ch4:ucx, built
+ * from source) the same, 100 of 100.  A contiguous origin with the vector
+ * only at the target (form tvec) the same: 200 of 200 with 4.0.2, 100 of
+ * 100 with 4.3.2.  The same get of contiguous MPI_DOUBLEs, and Open MPI
+ * 4.1.4 and 5.0.10 with any form, are complete after MPI_Wait.  MPI-3.1 11.3.5: the request
  * of MPI_Rget completes when the data is in the origin buffer.
  * The library waits for its requests and then still flushes (src/gmr/
  * gmr_ops.c, armcii_gmr_complete_win): that flush is what completes such

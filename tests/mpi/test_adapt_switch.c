@@ -258,9 +258,9 @@ static int prod_phases(void)
      * load, the rule fixes two outcomes, judged from the library's own
      * classification of each interval (hist): from on, the first dense
      * interval in a row keeps on, and the second switches off, "off"
-     * having no figure yet (its probe).  A non-dense interval (CR below
-     * ARMCI_ADAPT_CR_HIGH: the 99% of these intervals here cannot fall that
-     * far but under a stall outside the calls) is not judged. */
+     * having no figure yet (its probe).  A non-dense interval (CR at or
+     * below ARMCI_ADAPT_CR_LOW: the 99% of these intervals here cannot fall
+     * that far but under a stall outside the calls) is not judged. */
     long d0 = decisions(), dprev = d0, n0 = armcii_progress_state.hist.dense_n;
     int r, dense2 = 0, more = 1;
     double ta = MPI_Wtime();

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Probes the MPI for MPI_Rget requests that complete before their data
 # arrives (tests/mpi/rget_dtype_repro.c: MPICH 4.0.2 with derived
-# datatypes, on both sides or the target's only) and records the result.  Fails when what the library relies
-# on does not hold: after the request's wait, MPI_Win_flush must complete
-# every get (armcii_gmr_complete_win flushes after waiting, where waits
-# yield), and a contiguous get's request must complete it.
+# datatypes, on both sides or the target's only) and records the result.
+# Fails when what the library relies on does not hold: after the
+# request's wait, MPI_Win_flush must complete every get
+# (armcii_gmr_complete_win flushes after waiting, where waits yield), and
+# a contiguous get's request must complete it.
 # Mode "on" only (77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
 dir=${TESTS_BUILDDIR:-tests}/mpi
