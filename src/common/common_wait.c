@@ -9,6 +9,13 @@
  * There the library starts the nonblocking form and yields between tests.
  * Open MPI yields by itself in that case (mpi_yield_when_idle, which it sets
  * on an oversubscribed node), so AUTO leaves it the blocking call.
+ *
+ * A yield costs more than a short wait, and ARMCI_WAIT_SPIN makes a wait
+ * test that many times before its first yield.  Which wins depends on
+ * whether the target holds a core of its own (then a spin answers in
+ * microseconds) or waits for the spinner's; on a crowded host the same
+ * runs went either way from one series to the next
+ * (benchmarks/results/wait_spin.mpich.2core.txt), so the default stays 0.
  */
 #include <sched.h>
 #include <unistd.h>
@@ -19,7 +26,9 @@
 
 static struct {
     int yield;             /* waits test and yield instead of blocking in MPI */
+    int spin;              /* tests before the first yield */
     unsigned long yielded; /* waits that took the test-and-yield way (tests) */
+    unsigned long yields;  /* sched_yield calls in those waits (tests) */
 } wait_state;
 
 int armcii_host_crowded(void)
@@ -40,8 +49,10 @@ void armcii_wait_init(void)
      * nonblocking one, and hosts (or settings) may differ. */
     ARMCII_MPI(MPI_Allreduce(&want, &wait_state.yield, 1, MPI_INT, MPI_MAX,
                              armcii_state.world));
+    wait_state.spin = armcii_state.cfg.wait_spin; /* the parser refuses negative values */
     armcii_log(1, "waits in barriers and collectives: %s (here %d processes on %ld CPUs%s)",
-               wait_state.yield ? "test and yield" : "blocking MPI calls", procs, cpus,
+               wait_state.yield ? "test, yield after ARMCI_WAIT_SPIN tests" : "blocking MPI calls",
+               procs, cpus,
                wait_state.yield && !want ? "; another process asked for it" : "");
 }
 
@@ -52,6 +63,11 @@ unsigned long armcii_wait_count(void)
     return __atomic_load_n(&wait_state.yielded, __ATOMIC_RELAXED);
 }
 
+unsigned long armcii_wait_yield_calls(void)
+{
+    return __atomic_load_n(&wait_state.yields, __ATOMIC_RELAXED);
+}
+
 void armcii_wait_status(MPI_Request *req, MPI_Status *st)
 {
     if (!wait_state.yield) {
@@ -59,12 +75,15 @@ void armcii_wait_status(MPI_Request *req, MPI_Status *st)
         return;
     }
     __atomic_fetch_add(&wait_state.yielded, 1, __ATOMIC_RELAXED); /* threads may wait at once */
-    for (;;) {
+    for (long tests = 1;; tests++) {
         int done;
         ARMCII_MPI(MPI_Test(req, &done, st));
         if (done)
             return;
-        sched_yield();
+        if (tests >= wait_state.spin) {
+            __atomic_fetch_add(&wait_state.yields, 1, __ATOMIC_RELAXED);
+            sched_yield();
+        }
     }
 }
 

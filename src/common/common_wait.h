@@ -15,7 +15,11 @@ void armcii_wait_init(void);
 int armcii_wait_yields(void);
 /* How many waits have yielded since the library was loaded (tests). */
 unsigned long armcii_wait_count(void);
-/* Complete *req: MPI_Wait, or MPI_Test with sched_yield between tests. */
+/* How many times those waits gave up the CPU since the library was loaded
+ * (tests). */
+unsigned long armcii_wait_yield_calls(void);
+/* Complete *req: MPI_Wait, or MPI_Test, after ARMCI_WAIT_SPIN tests with
+ * sched_yield between tests. */
 void armcii_wait(MPI_Request *req);
 /* The same, filling *st (or MPI_STATUS_IGNORE). */
 void armcii_wait_status(MPI_Request *req, MPI_Status *st);

@@ -8,7 +8,8 @@
  * (ghost build); where waits yield, strided and vector gets on the MPI
  * path wait for one request per block;
  * AUTO yields only where the host has more processes than CPUs and MPI
- * does not yield by itself.  Whether a wait yielded is read through the
+ * does not yield by itself; ARMCI_WAIT_SPIN sets how many tests a wait
+ * makes before its first yield.  Whether a wait yielded is read through the
  * library's internal counter, so the test links its objects.  Reading
  * whether MPI yields opens MPI_T, which must leave the thread level the
  * program got from MPI_Init_thread (Open MPI lowered it to MPI_T's level:
@@ -289,6 +290,33 @@ static void phase(const char *setting, int me, int np, int level)
           armcii_gmr_state.nyreq);
 }
 
+/* ARMCI_WAIT_SPIN: process 0 enters a barrier 20 ms late.  With spin 0
+ * every other process yields in it (its first test cannot find process 0
+ * there); with a spin longer than any wait nobody yields, as in the waits
+ * of ARMCI_Init and ARMCI_Finalize around it. */
+static void spin_phase(const char *spin, int me)
+{
+    setenv("ARMCI_WAIT_YIELD", "ON", 1);
+    setenv("ARMCI_WAIT_SPIN", spin, 1);
+    unsigned long y0 = armcii_wait_yield_calls();
+    ARMCI_Init();
+    CHECK(armcii_state.cfg.wait_spin == atoi(spin), "ARMCI_WAIT_SPIN=%s read as %d", spin,
+          armcii_state.cfg.wait_spin);
+    unsigned long w = armcii_wait_count(), y = armcii_wait_yield_calls();
+    if (me == 0)
+        usleep(20000);
+    ARMCI_Barrier();
+    CHECK(armcii_wait_count() > w, "ARMCI_WAIT_SPIN=%s: the barrier did not wait by tests", spin);
+    unsigned long in_barrier = armcii_wait_yield_calls() - y;
+    if (atoi(spin) == 0 && me != 0)
+        CHECK(in_barrier > 0, "ARMCI_WAIT_SPIN=0: no yield while process 0 slept 20 ms");
+    ARMCI_Finalize();
+    if (atoi(spin) > 0)
+        CHECK(armcii_wait_yield_calls() == y0, "ARMCI_WAIT_SPIN=%s: %lu yields (%lu in the "
+              "barrier)", spin, armcii_wait_yield_calls() - y0, in_barrier);
+    unsetenv("ARMCI_WAIT_SPIN");
+}
+
 int main(int argc, char **argv)
 {
     int me, np, level;
@@ -301,6 +329,8 @@ int main(int argc, char **argv)
     phase("ON", me, np, level);
     phase("OFF", me, np, level);
     phase(NULL, me, np, level);
+    spin_phase("0", me);
+    spin_phase("2000000000", me);
     int rc = tu_finish();
     MPI_Finalize();
     return rc;
