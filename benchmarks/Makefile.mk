@@ -28,6 +28,12 @@ benchmarks_bench_mutex_LDADD = libarmci.la
 benchmarks_bench_gakernel_SOURCES = benchmarks/bench_gakernel.c benchmarks/bench_common.h
 benchmarks_bench_gakernel_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
 benchmarks_bench_gakernel_LDADD = libarmci.la
+# bench_patchget: every rank's strided patch gets, the library against the
+# raw MPI forms (derived type, per row, MPI_NO_OP get-accumulate)
+noinst_PROGRAMS += benchmarks/bench_patchget
+benchmarks_bench_patchget_SOURCES = benchmarks/bench_patchget.c benchmarks/bench_common.h
+benchmarks_bench_patchget_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
+benchmarks_bench_patchget_LDADD = libarmci.la
 # bench_samewin: ARMCI_Put/Get vs raw MPI_Put/Get on the region's own
 # window.  It reads the window through the internal translation, so it links
 # the convenience library (hidden symbols resolve in a static link), with

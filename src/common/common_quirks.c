@@ -114,6 +114,14 @@ int armcii_quirks(void)
      * apart. */
     if (id->impl == ARMCII_MPI_MPICH)
         q |= ARMCII_QUIRK_FLUSH_ALL_EARLY;
+    /* MPICH (4.0.2 and 4.3.2, ch4:ucx) completes a derived-datatype
+     * MPI_Rget's request before the data is in the origin buffer, while the
+     * same transfer as MPI_Rget_accumulate with MPI_NO_OP completes with its
+     * data (tests/mpi/rget_dtype_repro.c, forms vector, tvec and gacc;
+     * tests/mpi/test_rget_dtype.sh probes every MPI).  Only the library's
+     * waits that test and yield depend on it (src/gmr/gmr_yield.c). */
+    if (id->impl == ARMCII_MPI_MPICH)
+        q |= ARMCII_QUIRK_RGET_DTYPE_EARLY;
     q_state.quirks = q;
     return q;
 }
@@ -216,9 +224,11 @@ void armcii_quirks_log(void)
 {
     const armcii_mpi_id_t *id = armcii_mpi_id();
     armcii_log(1, "MPI: %s (%s %d.%d.%d); quirks: acc_dtype_split=%s, flush_all_early=%s "
-               "(windows other than shared ones)", id->library,
+               "(windows other than shared ones), rget_dtype_early=%s",
+               id->library,
                id->impl == ARMCII_MPI_OMPI ? "Open MPI"
                : id->impl == ARMCII_MPI_MPICH ? "MPICH" : "other",
                id->major, id->minor, id->release, armcii_acc_split() ? "on" : "off",
-               armcii_quirks() & ARMCII_QUIRK_FLUSH_ALL_EARLY ? "on" : "off");
+               armcii_quirks() & ARMCII_QUIRK_FLUSH_ALL_EARLY ? "on" : "off",
+               armcii_quirks() & ARMCII_QUIRK_RGET_DTYPE_EARLY ? "on" : "off");
 }

@@ -41,6 +41,9 @@ enum {
      * just before it has completed, and a later MPI_Win_flush to the same
      * target then returns at once too: flush each rank instead. */
     ARMCII_QUIRK_FLUSH_ALL_EARLY = 16,
+    /* A derived-datatype MPI_Rget's request completes before its data has
+     * arrived; MPI_Rget_accumulate(MPI_NO_OP)'s does not. */
+    ARMCII_QUIRK_RGET_DTYPE_EARLY = 32,
 };
 /* Quirks of the running MPI (not window specific), decided once. */
 int armcii_quirks(void);

@@ -172,6 +172,7 @@ typedef struct {
     int direct;          /* node-local path in use */
     int poke;            /* a window needs progress pokes */
     int no_flush_local;  /* a window's flush_local can hang: flush only */
+    int rget_acc;        /* derived-datatype gets as MPI_Rget_accumulate (gmr_yield.c) */
 } armcii_gmr_facts_t;
 armcii_gmr_facts_t armcii_gmr_facts(void);
 /* The classes ghosts would serve on the windows the regions made so far got

@@ -149,6 +149,8 @@ typedef struct {
     int yield_rma;                /* MPI-path operations take requests, completions
                                    * test and yield (gmr_yield.c) */
     int nyreq;                    /* their requests not yet waited for */
+    int rget_acc;                 /* beside yield_rma: derived-datatype gets as
+                                   * MPI_Rget_accumulate (ARMCII_QUIRK_RGET_DTYPE_EARLY) */
     armcii_gmr_yreq_t yreq[ARMCII_YREQ_MAX];
     int no_flush_local;           /* a window's flush_local can hang: flush only
                                    * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */

@@ -171,10 +171,16 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
     }
     armcii_gmr_order_read(t);
     double t0 = armcii_gmr_mpiop_begin();
-    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
-        ARMCII_MPI(MPI_Rget(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win,
-                            armcii_gmr_yield_slot(t->win, t->rank)));
-    else
+    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma)) {
+        MPI_Request *r = armcii_gmr_yield_slot(t->win, t->rank);
+        /* a request that completes with the data (gmr_yield.c); contiguous
+         * gets are always MPI_BYTE, and their MPI_Rget is complete */
+        if (armcii_gmr_state.rget_acc && (dtype != MPI_BYTE || ttype != MPI_BYTE))
+            ARMCII_MPI(MPI_Rget_accumulate(NULL, 0, MPI_BYTE, dst, dcount, dtype, t->rank,
+                                           t->disp, tcount, ttype, MPI_NO_OP, t->win, r));
+        else
+            ARMCII_MPI(MPI_Rget(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win, r));
+    } else
         ARMCII_MPI(MPI_Get(dst, dcount, dtype, t->rank, t->disp, tcount, ttype, t->win));
     armcii_gmr_mpiop_end(ARMCII_MPIOP_GET, t0);
     bound_outstanding(t->win);

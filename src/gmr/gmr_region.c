@@ -45,7 +45,8 @@ static int probe_shm(MPI_Comm node, int want)
 
 armcii_gmr_facts_t armcii_gmr_facts(void)
 {
-    return (armcii_gmr_facts_t){GS.shm_ok, GS.direct, GS.poke, GS.no_flush_local};
+    return (armcii_gmr_facts_t){GS.shm_ok, GS.direct, GS.poke, GS.no_flush_local,
+                                GS.rget_acc};
 }
 
 /* The component that decides is each region window's own, not the

@@ -20,14 +20,23 @@
  * tvec), and the MPI_Win_flush that brings the data spins without yielding
  * until the target answers.  On a crowded host every strided get then
  * held a core the target needed, and other ranks' fetch-and-adds waited
- * behind it.  Where waits yield, strided and vector gets on the MPI path
- * are therefore issued one contiguous request per block (iov_strided.c,
- * iov_methods.c), whose wait yields and whose flush finds nothing left.
- * With a core per process waits do not yield and the derived type stays,
- * the faster there.  Before and after, and what per-block gets cost:
- * benchmarks/results/get_by_blocks.mpich.2core.txt.
+ * behind it.  The same transfer as MPI_Rget_accumulate with MPI_NO_OP
+ * completes its request with the data (form gacc), so where the MPI has
+ * that quirk (ARMCII_QUIRK_RGET_DTYPE_EARLY) and waits yield, a derived
+ * get is issued that way: one request, waited for by test and yield, the
+ * flush finding nothing left.  Before that the library issued such gets
+ * one contiguous request per block (iov_strided.c, iov_methods.c), which
+ * every target served request by request: with 4 MPICH ranks on 2 cores,
+ * raw MPI took 1.0-5.1 ms per 16x16 to 64x64 double patch that way against
+ * 0.18-0.42 as one MPI_Rget_accumulate, and the NWChem-shaped kernel over
+ * 2 virtual nodes ran 1.8-4.5x faster with the change
+ * (benchmarks/results/get_by_getacc.mpich.2core.txt).
+ * Other MPIs where waits yield keep the per-block gets, unmeasured
+ * against their derived MPI_Rget.  With a core per process waits do not
+ * yield and the derived MPI_Get stays.
  */
 #include "gmr_impl.h"
+#include "../common/common_quirks.h"
 #include "../common/common_wait.h"
 
 #define GS armcii_gmr_state
@@ -35,13 +44,16 @@
 void armcii_gmr_yield_init(void)
 {
     GS.yield_rma = armcii_wait_yields() && !armcii_state.threaded;
+    GS.rget_acc = GS.yield_rma && (armcii_quirks() & ARMCII_QUIRK_RGET_DTYPE_EARLY);
     armcii_log(1, "MPI-path completions: %s",
-               GS.yield_rma ? "request-based, test and yield; strided and vector gets "
-                              "one request per block"
-                            : "MPI_Win_flush(_local)");
+               !GS.yield_rma ? "MPI_Win_flush(_local)"
+               : GS.rget_acc ? "request-based, test and yield; strided and vector gets "
+                               "MPI_Rget_accumulate(MPI_NO_OP)"
+                             : "request-based, test and yield; strided and vector gets "
+                               "one request per block");
 }
 
-int armcii_gmr_get_by_blocks(void) { return GS.yield_rma; }
+int armcii_gmr_get_by_blocks(void) { return GS.yield_rma && !GS.rget_acc; }
 
 MPI_Request *armcii_gmr_yield_slot(MPI_Win win, int rank)
 {

@@ -167,6 +167,12 @@ static const struct {
      "MPI_Win_flush_all may return before a get issued just before it has completed",
      "such windows are flushed one rank at a time where the library would flush all; "
      "tests/mpi/mpich_flush_all_repro.c"},
+    {ARMCII_QUIRK_RGET_DTYPE_EARLY, "RGET_DTYPE_EARLY", 0, -1,
+     "MPICH (4.0.2 and 4.3.2 measured): a derived-datatype MPI_Rget's request completes "
+     "before its data arrives",
+     "every get is completed by a flush; where waits yield, strided and vector gets are "
+     "MPI_Rget_accumulate(MPI_NO_OP), whose request completes with the data; "
+     "tests/mpi/rget_dtype_repro.c"},
 };
 #define N_QUIRKS (int)(sizeof quirk_rows / sizeof quirk_rows[0])
 
@@ -184,6 +190,10 @@ static const char *in_force(int i)
         return armcii_gmr_facts().poke ? "yes" : "no (until a region's window needs it)";
     if (bit == ARMCII_QUIRK_FLUSH_ALL_EARLY)
         return armcii_quirks() & bit ? "yes, on the window kinds above" : "no";
+    if (bit == ARMCII_QUIRK_RGET_DTYPE_EARLY)
+        return !(armcii_quirks() & bit) ? "no"
+               : armcii_gmr_facts().rget_acc ? "yes (waits yield)"
+                                             : "no (waits do not yield: gets complete by flush)";
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
         return !armcii_gmr_facts().no_flush_local ? "no"
                : armcii_state.cfg.no_flush_local ? "yes (ARMCI_NO_FLUSH_LOCAL=on)" : "yes";

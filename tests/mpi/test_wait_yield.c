@@ -6,7 +6,8 @@
  * MPI call, and give the same results either way, as does a waiter for a
  * held mutex, and so do the automatic mode's stand-ins for the barriers
  * (ghost build); where waits yield, strided and vector gets on the MPI
- * path wait for one request per block;
+ * path wait for one request per block, or for one MPI_Rget_accumulate
+ * where the MPI completes derived-datatype MPI_Rgets early;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself; ARMCI_WAIT_SPIN sets how many tests a wait
  * makes before its first yield.  Whether a wait yielded is read through the
@@ -82,11 +83,13 @@ static unsigned long alloc_calls(const char *mode, int me, int np)
     return armcii_wait_count() - before;
 }
 
-/* Strided and vector gets on the MPI path where waits yield: one
- * contiguous request per block, each waited for (gmr_yield.c: MPICH
- * completes a derived-datatype get's request before its data arrives).
- * A ghost carries a redirected get in one message instead; elsewhere the
- * derived datatype stays and no wait yields.  The data is checked. */
+/* Strided and vector gets on the MPI path where waits yield: where the MPI
+ * completes a derived-datatype MPI_Rget's request before its data arrives
+ * (MPICH), one MPI_Rget_accumulate(MPI_NO_OP) waited for; elsewhere one
+ * contiguous request per block, each waited for (gmr_yield.c).  A ghost
+ * carries a redirected get in one message instead; where waits do not
+ * yield the derived datatype stays and no wait yields.  The data is
+ * checked. */
 #define GY_ROWS 24
 #define GY_COLS 5
 #define GY_LD 32
@@ -101,7 +104,11 @@ static void strided_gets(const char *mode, int me, int np, int yields)
     ARMCI_Barrier();
     int right = (me + 1) % np;
     int mpi_path = !armcii_gmr_state.direct || armcii_node_of(right) != armcii_node_of(me);
-    int per_block = yields && mpi_path && armcii_adapt_redirecting() != 1;
+    int yielding_mpi = yields && mpi_path && armcii_adapt_redirecting() != 1;
+    int getacc = (armcii_quirks() & ARMCII_QUIRK_RGET_DTYPE_EARLY) != 0;
+    CHECK(armcii_gmr_state.rget_acc == (yields && getacc), "%s: rget_acc is %d (waits %s, "
+          "quirk %s)", mode, armcii_gmr_state.rget_acc, yields ? "yield" : "do not yield",
+          getacc ? "on" : "off");
     int sstride[1] = {GY_LD * sizeof(double)}, dstride[1] = {GY_COLS * sizeof(double)};
     int count[2] = {GY_COLS * sizeof(double), GY_ROWS};
     for (int form = 0; form < 2; form++) {
@@ -123,7 +130,13 @@ static void strided_gets(const char *mode, int me, int np, int yields)
                 CHECK(got[r * GY_COLS + c] == 1000.0 * right + r * GY_LD + c,
                       "%s: %s of %d rows from %d: [%d][%d] is %g", mode, what, GY_ROWS, right,
                       r, c, got[r * GY_COLS + c]);
-        if (per_block)
+        /* ARMCI_GetV goes by segments anyway unless ARMCI_IOV_METHOD=DIRECT */
+        int one_type = form == 0 || armcii_state.cfg.iov_method == ARMCII_IOV_DIRECT;
+        if (yielding_mpi && getacc && one_type)
+            CHECK(waits >= 1 && waits < GY_ROWS, "%s: %s of %d rows from %d waited for %lu "
+                  "requests, expected one for the whole transfer", mode, what, GY_ROWS, right,
+                  waits);
+        else if (yielding_mpi)
             CHECK(waits >= GY_ROWS, "%s: %s of %d rows from %d waited for %lu requests, "
                   "expected one per row", mode, what, GY_ROWS, right, waits);
         else if (!yields)
