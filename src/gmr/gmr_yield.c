@@ -29,8 +29,8 @@
  * every target served request by request: with 4 MPICH ranks on 2 cores,
  * raw MPI took 1.0-5.1 ms per 16x16 to 64x64 double patch that way against
  * 0.18-0.42 as one MPI_Rget_accumulate, and the NWChem-shaped kernel over
- * 2 virtual nodes ran 1.8-4.5x faster with the change
- * (benchmarks/results/get_by_getacc.mpich.2core.txt).
+ * 2 virtual nodes ran 1.8-4.5x faster with the change, GA's ga_scf 1.4-5.5x
+ * (benchmarks/results/get_by_getacc.mpich.2core.txt, ga_getacc.mpich.2core.txt).
  * Other MPIs where waits yield keep the per-block gets, unmeasured
  * against their derived MPI_Rget.  With a core per process waits do not
  * yield and the derived MPI_Get stays.
