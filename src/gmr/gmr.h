@@ -216,7 +216,8 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
 void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
                     MPI_Datatype dtype, int tcount, MPI_Datatype ttype);
 /* 1 where a get on the MPI path must use contiguous types on both sides,
- * one request per block, so that waiting for it yields (gmr_yield.c). */
+ * one request per block, so that waiting for it yields: waits yield and
+ * derived-datatype gets cannot go as MPI_Rget_accumulate (gmr_yield.c). */
 int armcii_gmr_get_by_blocks(void);
 /* Local completion of operations on (win, rank); reads: some fetched data. */
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
