@@ -13,6 +13,12 @@
 # DIR/run starts a bundled program under the bundled loader. Nothing is
 # exported through LD_LIBRARY_PATH, so the other machine's own tools (sh,
 # awk) keep their C library.
+# MPI_BUNDLE_LIBPATH: more directories (colon-separated) where the programs'
+# libraries are found while packing (an installed libarmci.so, say).
+# On the other machine, BUNDLE_LIBPATH (searched before DIR/lib: another
+# build of a library with the same soname) and BUNDLE_PRELOAD (a library
+# preloaded into the program, not into the launcher) reach every rank
+# through mpiexec's environment.
 set -e
 dir=${1:?usage: mpi-bundle.sh DIR PROGRAM...}
 shift
@@ -31,7 +37,7 @@ cp /etc/openmpi/openmpi-mca-params.conf "$dir/"
 cp -L "$(command -v orterun)" "$dir/root/usr/bin/orterun"
 # UCX finds its transports beside libucs, which goes to lib/
 cp -a "$multi/ucx" "$dir/lib/"
-libpath=
+libpath=${MPI_BUNDLE_LIBPATH:+:$MPI_BUNDLE_LIBPATH}
 for p in "$@"; do
     if head -c 4 "$p" | grep -q ELF; then
         cp -L "$p" "$dir/bin/"
@@ -53,7 +59,9 @@ cat > "$dir/run" << 'EOF'
 #!/bin/sh
 d=$(cd "$(dirname "$0")" && pwd)
 m=$d/root/usr/lib/x86_64-linux-gnu
-exec "$d/lib/ld-linux-x86-64.so.2" --library-path "$d/lib:$m/openmpi/lib:$m/pmix2/lib" "$@"
+set -- --library-path "${BUNDLE_LIBPATH:+$BUNDLE_LIBPATH:}$d/lib:$m/openmpi/lib:$m/pmix2/lib" "$@"
+[ -z "${BUNDLE_PRELOAD:-}" ] || set -- --preload "$BUNDLE_PRELOAD" "$@"
+exec "$d/lib/ld-linux-x86-64.so.2" "$@"
 EOF
 cat > "$dir/mpiexec" << 'EOF'
 #!/bin/sh

@@ -29,6 +29,22 @@ for f in "$dir"/nwchem_vnodes.*.2core.txt; do
         /^sum \(/ { n = $2; sub(/\(/, "", n); row("QA, " n " tests, sum of medians", 2)
             if (tce != "") { $0 = tce; row("tce_h2o, median", 0) } }' "$f"
 done
+# NWChem on the lent 16-core machine: 2 nodes of 7 computing processes,
+# the ghost build with redirection on (nwchem-bundle-run.sh's table)
+for f in "$dir"/nwchem_ghosts.*.16core.txt; do
+    [ -f "$f" ] || continue
+    mpi=$(basename "$f" | cut -d. -f2)
+    awk -v mpi="$mpi" -v file="$(basename "$f")" '
+        /^test / { for (i = 2; i <= NF; i++) col[$i] = i }
+        function row(what, off,    a, g, p) {
+            a = col["ours-vn7"]; g = col["ghost-on-vn7"]; p = col["mpi-pr-vn7"]
+            if (a && g && p)
+                printf "| NWChem %s, 14 processes as 2 nodes of 7, 16 cores | %s | %s s | %s s | %s s | - | %s |\n",
+                    what, mpi, $(a + off), $(g + off), $(p + off), file }
+        $1 == "tce_h2o" { tce = $0 }
+        /^sum \(/ { n = $2; sub(/\(/, "", n); row("QA, " n " tests, sum of medians", 2)
+            if (tce != "") { $0 = tce; row("tce_h2o, median", 0) } }' "$f"
+done
 # GA kernels: a few rows of ga-compare's table (4 processes)
 for f in "$dir"/ga_vnodes.*.2core.txt; do
     [ -f "$f" ] || continue
