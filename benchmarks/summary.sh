@@ -10,40 +10,37 @@ set -eu
 dir=${1:-$(cd "$(dirname "$0")" && pwd)/results}
 echo "| workload | MPI | this library, plain | this library, ghosts | MPI-PR | MPI-TS | results file |"
 echo "|---|---|---|---|---|---|---|"
-# NWChem: the sum row of nwchem-compare's table, per node layout
-for f in "$dir"/nwchem_vnodes.*.2core.txt; do
-    [ -f "$f" ] || continue
-    mpi=$(basename "$f" | cut -d. -f2)
-    awk -v mpi="$mpi" -v file="$(basename "$f")" '
+# NWChem: the sum and tce_h2o rows of nwchem-compare's table, one per
+# layout; nwchem_rows FILE LAYOUT... where LAYOUT is
+# "LABEL|PLAIN|GHOSTS|MPI-PR|MPI-TS", each a column of the table ("-": none)
+nwchem_rows() {
+    f=$1
+    shift
+    [ -f "$f" ] || return 0
+    awk -v mpi="$(basename "$f" | cut -d. -f2)" -v file="$(basename "$f")" -v layouts="$(printf '%s;' "$@")" '
+        BEGIN { nl = split(layouts, lay, ";") - 1 }
         /^test / { for (i = 2; i <= NF; i++) col[$i] = i }
-        function row(what, off,    vn, a, g, p, t) {
-            for (vn = 2; vn >= 1; vn--) {
-                a = col["armci:vn" vn]; g = col["armci:ghost-on-vn" vn]
-                p = col["mpi-pr:native-vn" vn]; t = col["mpi-ts:native-vn" vn]
+        function cell(c, off) { return c ? $(c + off) " s" : "-" }
+        function row(what, off,    k, x, a, p) {
+            for (k = 1; k <= nl; k++) {
+                split(lay[k], x, "|"); a = col[x[2]]; p = col[x[4]]
                 if (!a || !p) continue
-                printf "| NWChem %s, 4 processes as %d nodes of %d | %s | %s s | %s | %s s | %s | %s |\n",
-                    what, 4 / vn, vn, mpi, $(a + off), g ? $(g + off) " s" : "-", $(p + off),
-                    t ? $(t + off) " s" : "-", file } }
+                printf "| NWChem %s, %s | %s | %s | %s | %s | %s | %s |\n", what, x[1], mpi,
+                    cell(a, off), cell(col[x[3]], off), cell(p, off), cell(col[x[5]], off), file } }
         # the coupled-cluster test whose task counter dominates across nodes
         $1 == "tce_h2o" { tce = $0 }
         /^sum \(/ { n = $2; sub(/\(/, "", n); row("QA, " n " tests, sum of medians", 2)
             if (tce != "") { $0 = tce; row("tce_h2o, median", 0) } }' "$f"
+}
+for f in "$dir"/nwchem_vnodes.*.2core.txt; do
+    nwchem_rows "$f" \
+        "4 processes as 2 nodes of 2|armci:vn2|armci:ghost-on-vn2|mpi-pr:native-vn2|mpi-ts:native-vn2" \
+        "4 processes as 4 nodes of 1|armci:vn1|armci:ghost-on-vn1|mpi-pr:native-vn1|mpi-ts:native-vn1"
 done
-# NWChem on the lent 16-core machine: 2 nodes of 7 computing processes,
-# the ghost build with redirection on (nwchem-bundle-run.sh's table)
+# the lent 16-core machine: the ghost build with redirection on
+# (nwchem-bundle-run.sh's table)
 for f in "$dir"/nwchem_ghosts.*.16core.txt; do
-    [ -f "$f" ] || continue
-    mpi=$(basename "$f" | cut -d. -f2)
-    awk -v mpi="$mpi" -v file="$(basename "$f")" '
-        /^test / { for (i = 2; i <= NF; i++) col[$i] = i }
-        function row(what, off,    a, g, p) {
-            a = col["ours-vn7"]; g = col["ghost-on-vn7"]; p = col["mpi-pr-vn7"]
-            if (a && g && p)
-                printf "| NWChem %s, 14 processes as 2 nodes of 7, 16 cores | %s | %s s | %s s | %s s | - | %s |\n",
-                    what, mpi, $(a + off), $(g + off), $(p + off), file }
-        $1 == "tce_h2o" { tce = $0 }
-        /^sum \(/ { n = $2; sub(/\(/, "", n); row("QA, " n " tests, sum of medians", 2)
-            if (tce != "") { $0 = tce; row("tce_h2o, median", 0) } }' "$f"
+    nwchem_rows "$f" "14 processes as 2 nodes of 7, 16 cores|ours-vn7|ghost-on-vn7|mpi-pr-vn7|-"
 done
 # GA kernels: a few rows of ga-compare's table (4 processes)
 for f in "$dir"/ga_vnodes.*.2core.txt; do
