@@ -127,6 +127,7 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     mkdir -p build-mpich && cd build-mpich
     [ -f Makefile ] || ../configure --quiet --disable-lto CC=mpicc.mpich
     make -j"$(nproc)" >/dev/null
+    make -j"$(nproc)" check-programs >/dev/null
     rm -f test-suite*.log
     # one job at a time, as in the MPICH ghost stage: MPICH's ranks spin,
     # and two 4-rank jobs on CI's 2 cores took longer than one after the
@@ -141,6 +142,7 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     mkdir -p build-ghost-mpich && cd build-ghost-mpich
     [ -f Makefile ] || ../configure --quiet --disable-lto --enable-ghost-progress CC=mpicc.mpich
     make -j"$(nproc)" >/dev/null
+    make -j"$(nproc)" check-programs >/dev/null
     rm -f test-suite*.log
     # the whole ghost suite in the modes where ghosts serve under MPICH
     # (the osc modes are Open MPI's); one job at a time: MPICH's ranks spin
