@@ -140,9 +140,13 @@ void armcii_gmr_mpiop_stats(double calls[ARMCII_MPIOP_N], double secs[ARMCII_MPI
 void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload);
 /* The extent's operation is carried out segment by segment after all,
  * each segment translated (and counted) on its own: uncount the extent. */
-void armcii_gmr_uncount(armcii_opclass_t cls, size_t extent);
-/* Operations and bytes per class translated so far (ARMCII_MEASURE_COUNT). */
-void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS]);
+void armcii_gmr_uncount(armcii_opclass_t cls, int proc, size_t extent);
+/* Where an operation's target is, as the profiler counts it: the calling
+ * process, another process of its (virtual) node, another node. */
+enum { ARMCII_TO_SELF, ARMCII_TO_NODE, ARMCII_TO_OFFNODE, ARMCII_TO_N };
+/* Operations per target place and class, and bytes per class, translated
+ * so far (ARMCII_MEASURE_COUNT). */
+void armcii_gmr_op_stats(long ops[ARMCII_TO_N][ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS]);
 
 /* Ghost redirection hint for regions allocated from now on: 1 on, 0 off,
  * -1 back to ARMCI_GHOST_ASYNC (ARMCIX_Set_async_hint; outlives init). */

@@ -167,7 +167,7 @@ typedef struct {
                                    * from messages (ARMCI_GHOST_AM, agreed by all) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
-    long ops[ARMCII_OP_NCLASS];   /* ARMCII_MEASURE_COUNT: per class */
+    long ops[ARMCII_TO_N][ARMCII_OP_NCLASS]; /* ARMCII_MEASURE_COUNT: per target place, class */
     double bytes[ARMCII_OP_NCLASS];
     double mpiop_calls[ARMCII_MPIOP_N], mpiop_secs[ARMCII_MPIOP_N]; /* the same: per MPI op */
 } armcii_gmr_state_t;

@@ -3,6 +3,7 @@
  * This is the one place every operation passes through before it is issued.
  */
 #include "gmr_impl.h"
+#include "../common/common_topo.h"
 
 /* The calling thread's record of its current call (gmr.h). */
 static __thread armcii_gmr_callop_t callop __attribute__((tls_model("initial-exec"))) = {
@@ -24,11 +25,12 @@ void armcii_gmr_call_clock(void)
 
 armcii_gmr_callop_t armcii_gmr_call_end(void) { return callop; }
 
-void armcii_gmr_op_stats(long ops[ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS])
+void armcii_gmr_op_stats(long ops[ARMCII_TO_N][ARMCII_OP_NCLASS], double bytes[ARMCII_OP_NCLASS])
 {
     armcii_lock(&armcii_gmr_state.prof_lock);
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        ops[c] = armcii_gmr_state.ops[c];
+        for (int w = 0; w < ARMCII_TO_N; w++)
+            ops[w][c] = armcii_gmr_state.ops[w][c];
         bytes[c] = armcii_gmr_state.bytes[c];
     }
     armcii_unlock(&armcii_gmr_state.prof_lock);
@@ -61,6 +63,17 @@ void armcii_gmr_mpiop_stats(double calls[ARMCII_MPIOP_N], double secs[ARMCII_MPI
     armcii_unlock(&armcii_gmr_state.prof_lock);
 }
 
+/* Where proc is from the calling process (ARMCII_TO_*): the cost model
+ * (benchmarks/model.py) must not charge another node's cost to operations
+ * a process aims at itself. */
+static int place_of(int proc)
+{
+    if (proc == armcii_state.rank)
+        return ARMCII_TO_SELF;
+    return armcii_node_of(proc) == armcii_node_of(armcii_state.rank) ? ARMCII_TO_NODE
+                                                                      : ARMCII_TO_OFFNODE;
+}
+
 /* Counters and the call's record.  offered: the operation was offered to
  * the ghost layer (its path may be a ghost's); it is timed in automatic
  * mode from here, being an MPI-path operation (the others are load/store,
@@ -71,7 +84,7 @@ static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_
     armcii_gmr_callop_t *op = &callop;
     if (armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) {
         armcii_lock(&armcii_gmr_state.prof_lock); /* threaded runs: exact counts */
-        armcii_gmr_state.ops[cls]++;
+        armcii_gmr_state.ops[place_of(proc)][cls]++;
         armcii_gmr_state.bytes[cls] += (double)len;
         armcii_unlock(&armcii_gmr_state.prof_lock);
     }
@@ -86,14 +99,16 @@ static void note_op(const armcii_gmr_t *g, armcii_opclass_t cls, int proc, size_
         op->t0 = MPI_Wtime();
 }
 
-/* Correct what note_op counted for an extent: ops and bytes by the deltas. */
-static void recount(armcii_opclass_t cls, long dops, double dbytes)
+/* Correct what note_op counted for an extent: ops (of target proc) and
+ * bytes by the deltas. */
+static void recount(armcii_opclass_t cls, int proc, long dops, double dbytes)
 {
     if (ARMCII_LIKELY(!armcii_gmr_state.measure))
         return;
     if (armcii_gmr_state.measure & ARMCII_MEASURE_COUNT) {
         armcii_lock(&armcii_gmr_state.prof_lock);
-        armcii_gmr_state.ops[cls] += dops;
+        if (dops)
+            armcii_gmr_state.ops[place_of(proc)][cls] += dops;
         armcii_gmr_state.bytes[cls] += dbytes;
         armcii_unlock(&armcii_gmr_state.prof_lock);
     }
@@ -102,12 +117,12 @@ static void recount(armcii_opclass_t cls, long dops, double dbytes)
 
 void armcii_gmr_count_payload(armcii_opclass_t cls, size_t extent, size_t payload)
 {
-    recount(cls, 0, (double)payload - (double)extent);
+    recount(cls, -1, 0, (double)payload - (double)extent);
 }
 
-void armcii_gmr_uncount(armcii_opclass_t cls, size_t extent)
+void armcii_gmr_uncount(armcii_opclass_t cls, int proc, size_t extent)
 {
-    recount(cls, -1, -(double)extent);
+    recount(cls, proc, -1, -(double)extent);
 }
 
 int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,

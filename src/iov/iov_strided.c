@@ -172,7 +172,7 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     if (in_slice && (am || !perblock))
         armcii_gmr_count_payload(cls, (size_t)(hi - lo), (size_t)nseg * (size_t)count[0]);
     else if (in_slice)
-        armcii_gmr_uncount(cls, (size_t)(hi - lo));
+        armcii_gmr_uncount(cls, t.abs, (size_t)(hi - lo));
     if (am) {
         /* a transfer its ghost carries out (ghost build): one message, any
          * block count, overlapping target blocks included (applied in order) */

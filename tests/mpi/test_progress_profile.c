@@ -1,6 +1,6 @@
 /* ARMCI_PROFILE=1: finalize prints the profile on rank 0 (communication
- * ratio in [0, 1], per-class calls, time and wait for progress, and the
- * dedicated-core prediction); checked by capturing
+ * ratio in [0, 1], per-class calls, time and wait for progress, where the
+ * operations' targets were, and the dedicated-core prediction); checked by capturing
  * rank 0's stderr around ARMCI_Finalize.  Without the variable nothing is
  * printed. */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "../testutil.h"
 
 #define NPUT 100
+#define NSELF 7 /* puts each process aims at itself */
 #define NCLASS 6 /* ARMCII_OP_NCLASS */
 
 /* src/gmr/gmr.h, src/common/common.h: the test links the library's objects */
@@ -70,6 +71,34 @@ static int class_line(const char *out, const char *name, double *calls, double *
                        "T_comm %lf s, W %lf s", calls, t, w) == 3;
 }
 
+/* The ops of class name to self, the same node and other nodes; 0 if the
+ * line is missing. */
+static int where_line(const char *out, const char *name, double at[3])
+{
+    char key[64];
+    snprintf(key, sizeof key, "ARMCI profile: %-9s ops to self ", name);
+    const char *p = strstr(out, key);
+    return p && sscanf(p + strlen(key), "%lf, to the same node %lf, to other nodes %lf",
+                       &at[0], &at[1], &at[2]) == 3;
+}
+
+/* Whether world ranks a and b share a (virtual) node (collective). */
+static int same_node(int a, int b, int np)
+{
+    MPI_Comm real;
+    int me, first, *leader = malloc(np * sizeof(int));
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &real);
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, real);
+    MPI_Allgather(&first, 1, MPI_INT, leader, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Comm_free(&real);
+    const char *vns = getenv("ARMCI_VIRTUAL_NODE_SIZE");
+    int vn = vns ? atoi(vns) : 0;
+    int same = leader[a] == leader[b] && (vn <= 0 || a / vn == b / vn);
+    free(leader);
+    return same;
+}
+
 /* Calls summed over the report's lines of MPI operation op; 0 if none. */
 static double mpiop_calls(const char *out, const char *op)
 {
@@ -121,9 +150,24 @@ int main(int argc, char **argv)
     unsigned want = armcii_gmr_software_classes(
         armcii_win_component(armcii_gmr_window(armcii_gmr_find_local(ptr[me]))));
     double v[8] = {1, 2, 3, 4, 5, 6, 7, 8}, one = 1;
+    /* the puts to the next process that cross a (virtual) node boundary,
+     * from MPI's shared-memory domains and the documented rule for
+     * ARMCI_VIRTUAL_NODE_SIZE=k (k consecutive ranks), not the library's
+     * own tables */
+    int next = (me + 1) % np, off = 0, cross = !same_node(me, next, np);
+    MPI_Allreduce(&cross, &off, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int node0 = 0; /* processes on rank 0's node: the report models ghosts for it */
+    for (int r = 0; r < np; r++)
+        node0 += same_node(0, r, np);
     ARMCI_Barrier();
     for (int k = 0; k < NPUT; k++)
-        ARMCI_Put(v, ptr[(me + 1) % np], sizeof v, (me + 1) % np);
+        ARMCI_Put(v, ptr[next], sizeof v, next);
+    for (int k = 0; k < NSELF; k++)
+        ARMCI_Put(v, ptr[me], sizeof v, me);
+    /* a strided put of 2 blocks: counted whole or by block, depending on
+     * the path; either way each count has a place */
+    int stride = 4 * sizeof(double), cnt[2] = {2 * sizeof(double), 2};
+    ARMCI_PutS(v, &stride, ptr[next], &stride, cnt, 1, next);
     ARMCI_Acc(ARMCI_ACC_DBL, &one, v, ptr[(me + 1) % np], sizeof v, (me + 1) % np);
     ARMCI_Barrier();
     /* Computation outside the library: T_comp must see it. */
@@ -141,14 +185,28 @@ int main(int argc, char **argv)
               "no CR line in the profile output: '%s'", out);
         /* Barriers and puts were timed inside, the busy loop outside. */
         CHECK(cr > 0 && cr < 1, "CR %g outside (0, 1)", cr);
-        CHECK(ops_of(out, "put") == (double)NPUT * np, "put ops %g, expected %d",
-              ops_of(out, "put"), NPUT * np);
+        CHECK(ops_of(out, "put") == (double)(NPUT + NSELF) * np, "put ops %g, expected %d",
+              ops_of(out, "put"), (NPUT + NSELF) * np);
+        /* where they went: NSELF each to self, NPUT each to the next
+         * process, off the node for the off processes whose next is there */
+        double at[3] = {-1, -1, -1};
+        double self = np > 1 ? NSELF * np : (NSELF + NPUT);
+        double offn = (double)NPUT * off, node = (double)(NPUT + NSELF) * np - self - offn;
+        CHECK(where_line(out, "put", at) && at[0] == self && at[1] == node && at[2] == offn,
+              "put targets self %g, same node %g, other nodes %g; expected %g, %g, %g: '%s'",
+              at[0], at[1], at[2], self, node, offn, out);
+        double nc = ops_of(out, "noncontig");
+        CHECK(nc >= np && where_line(out, "noncontig", at) && at[0] + at[1] + at[2] == nc &&
+                  (np == 1 || at[0] == 0),
+              "noncontig ops %g by target: self %g, same node %g, other nodes %g: '%s'", nc,
+              at[0], at[1], at[2], out);
         CHECK(ops_of(out, "acc") == np, "acc ops %g, expected %d", ops_of(out, "acc"), np);
         /* every ARMCI_Put is one timed call of class put; its wait for
          * progress (beyond the fastest put) lies within its time */
         double calls = -1, t = -1, w = -1;
         CHECK(class_line(out, "put", &calls, &t, &w), "no put class line: '%s'", out);
-        CHECK(calls == (double)NPUT * np, "put calls %g, expected %d", calls, NPUT * np);
+        CHECK(calls == (double)(NPUT + NSELF) * np, "put calls %g, expected %d", calls,
+              (NPUT + NSELF) * np);
         CHECK(t > 0 && w >= 0 && w <= t, "put T_comm %g s, W %g s: want 0 <= W <= T_comm", t,
               w);
         CHECK(class_line(out, "acc", &calls, &t, &w) && calls == np,
@@ -162,7 +220,7 @@ int main(int argc, char **argv)
         CHECK(names_region_classes(out, want, missing, sizeof missing),
               "the classes ghosts serve here leave out the region window's '%s': '%s'",
               missing, out);
-        if (np > 1)
+        if (node0 > 1)
             CHECK(strstr(out, "T(1) = ") != NULL, "no dedicated-core prediction: '%s'", out);
         CHECK(strstr(out, "measured T = ") != NULL, "no measured time: '%s'", out);
     }

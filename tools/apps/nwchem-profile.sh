@@ -14,6 +14,8 @@
 #   # comments
 #   MODE TEST wall S comm S comp S                  (per process, means)
 #   MODE TEST class NAME ops N bytes B calls K T S W S C S   (ops, bytes, calls: all processes)
+#   MODE TEST where NAME self N node N off N        (the class's ops by target: the process
+#                                                    itself, its node, other nodes)
 #   MODE TEST mpiop "NAME" calls K secs S            (secs per process)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,11 +23,11 @@ mpi=ompi modes="on vn2 vn1" tests="" out=""
 while getopts m:M:T:o: opt; do
     case $opt in
     m) mpi=$OPTARG ;; M) modes=$OPTARG ;; T) tests=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,19p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
 nw_src=$1 ga_src=$2 prefix=$3
 out=${out:-$here/../../benchmarks/results/nwchem_profile.$mpi.2core.txt}
 work=${NWCHEM_WORK:-$HOME/.cache/libarmci-apps}
@@ -48,9 +50,12 @@ for mode in $modes; do
             /ARMCI profile \(/ { for (i = 1; i <= NF; i++) {
                     if ($i == "T_comm") c = $(i + 1); if ($i == "T_comp") p = $(i + 1) }
                 printf "%s %s wall %s comm %s comp %s\n", mode, t, wall, c, p }
-            /ARMCI profile: [a-z]+ +ops / { sub(/.*ARMCI profile: /, "")
+            /ARMCI profile: [a-z]+ +ops [0-9]/ { sub(/.*ARMCI profile: /, "")
                 gsub(/,/, ""); printf "%s %s class %s ops %s bytes %s calls %s T %s W %s C %s\n",
                     mode, t, $1, $3, $5, $7, $11, $14, $17 }
+            /ARMCI profile: [a-z]+ +ops to self / { sub(/.*ARMCI profile: /, "")
+                gsub(/,/, ""); printf "%s %s where %s self %s node %s off %s\n",
+                    mode, t, $1, $5, $10, $14 }
             /ARMCI profile: MPI op / { s = $0; sub(/.*MPI op /, "", s)
                 name = s; sub(/ +calls .*/, "", name)
                 n = split(s, w, " "); for (i = 1; i <= n; i++) {
