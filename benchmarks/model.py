@@ -12,9 +12,18 @@ adds to one:
             profile's wall time where MEASURED has no armci:on;
   n_c       operations of class c per process, from the test's one-node
             profile (tools/apps/nwchem-profile.sh, mode on);
-  f(cfg)    the share of them whose target is on another node: with P
-            processes in nodes of k, (P - k) / P for a random target, and the
-            same for the shared task counter (held by process 0);
+  f(cfg)    the share of them that take the MPI path to another node's
+            cost: for gets, puts and noncontiguous transfers, those whose
+            target is another process (1 - s_c, s_c the class's share aimed
+            at the process itself, counted by the profile's "where" lines;
+            1/P without them) on another node, (P - k) / (P - 1) of them
+            with P processes in nodes of k and the other targets equally
+            likely; for accumulates and read-modify-writes all of them,
+            wherever their target: the library sends every atomic operation
+            on a region that spans nodes through one path, the MPI's (or
+            the ghosts'), its own process's included, so that MPI keeps
+            them atomic (docs/architecture.md, ARMCI_Acc: CPU atomics only
+            for a region whose processes all share the node);
   cost_c    one operation of class c with every process issuing at once
             (benchmarks/ga/ga_classes.c through benchmarks/ga/ga-vnodes.sh),
             in the configuration and on one node, at the size nearest the
@@ -28,13 +37,25 @@ adds to one:
 Then the same tests on a cluster of N nodes of C processes each (strong
 scaling: the problem, and so the total of each class over all processes,
 stays what it was here): the data messages and bytes each node sends to
-other nodes, and the fetch-and-adds that reach the node holding the task
+other nodes (operations aimed at another process, (NC - C) / (NC - 1) of
+them off the node), and the fetch-and-adds that reach the node holding the task
 counter, with the time that node needs to serve them one after another at
 the measured cost of one (a floor under the run time however many nodes
 compute).
 
-usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores C] [--ppn-cluster C]
+Not modelled (docs/performance.md, "How the cost grows with nodes"):
+waiting for targets that compute longer than ga_classes' targets do (they
+all issue at once); strided transfers that one node carries out whole and
+other nodes by segment (check_offnode shows it); the ghost path's lower
+queueing at NWChem's rates than at ga_classes'; ghosts that nap while idle.
+
+usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores=C] [--ppn-cluster=C] [--where=W]
   PROFILE   tools/apps/nwchem-profile.sh output (needs mode on)
+  W         another such output whose mode-on "where" lines give the
+            shares aimed at self (PROFILE's own where lines by default; the
+            shares are the test's, not the host's: a profile from a day of
+            other host speed serves), and whose vn2/vn1 where lines, if any,
+            check the off-node counts the shares predict
   COSTS     benchmarks/ga/ga-vnodes.sh results (rows of ga_classes)
   MEASURED  tools/apps/nwchem-compare.sh raw file (round config test status s)
 Prints the prediction against the measurement per test and configuration,
@@ -61,21 +82,37 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def read_profile(path):
-    """{test: {"comp": s, "comm": s, "wall": s, "ops": {cls: per process}, "bytes": {cls: mean}}}"""
+def read_profile(path, mode="on"):
+    """{test: {"comp": s, "comm": s, "wall": s, "ops": {cls: per process},
+    "bytes": {cls: mean}, "self": {cls: share to self}, "off": {cls: ops to
+    other nodes, all processes}}} of one mode's rows"""
     prof = {}
     for line in open(path):
         w = line.split()
-        if not w or w[0].startswith("#") or w[0] != "on":
+        if not w or w[0].startswith("#") or w[0] != mode:
             continue
-        t = prof.setdefault(w[1], {"ops": {}, "bytes": {}})
+        t = prof.setdefault(w[1], {"ops": {}, "bytes": {}, "self": {}, "off": {}})
         if w[2] == "wall":
             t["wall"], t["comm"], t["comp"] = float(w[3]), float(w[5]), float(w[7])
         elif w[2] == "class":
             cls, ops, nbytes = w[3], float(w[5]), float(w[7])
             t["ops"][cls] = ops / P
             t["bytes"][cls] = nbytes / ops if ops else 0
+        elif w[2] == "where":
+            n = float(w[5]) + float(w[7]) + float(w[9])
+            t["self"][w[3]] = float(w[5]) / n if n else 1.0 / P
+            t["off"][w[3]] = float(w[9])
     return prof
+
+
+def offnode_share(t, cls, k):
+    """f above: the share of a class's operations that pay the MPI path's
+    cost across nodes of k processes."""
+    if k >= P:
+        return 0.0
+    if cls in ("acc", "rmw"):
+        return 1.0
+    return (1 - t["self"].get(cls, 1.0 / P)) * (P - k) / (P - 1)
 
 
 def read_costs(path):
@@ -114,7 +151,6 @@ def cost(costs, col, kernel, nbytes):
 
 def predict(t, costs, cfg, cores, t_on):
     col, k, launched = CONFIGS[cfg]
-    f = (P - k) / P
     share = launched / P if launched > cores else 1.0
     extra = 0.0
     for cls, n in t["ops"].items():
@@ -124,7 +160,7 @@ def predict(t, costs, cfg, cores, t_on):
             kern, nb = CLASS_ROW[cls], t["bytes"].get(cls, 8)
         else:
             continue
-        extra += n * f * max(0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
+        extra += n * offnode_share(t, cls, k) * max(0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
     base = t_on if t_on is not None else t["wall"]
     return base + t["comp"] * (share - 1) + extra
 
@@ -137,17 +173,41 @@ def projection(prof, costs, cores_per_node, col):
     tot_bytes = defaultdict(float)
     for t in prof.values():
         for cls, n in t["ops"].items():
-            tot_ops[cls] += n * P
-            tot_bytes[cls] += n * P * t["bytes"].get(cls, 0)
+            if cls == "rmw":  # the counter's: from other nodes (nodes - 1) / nodes of them
+                tot_ops[cls] += n * P
+                continue
+            other = n * P * (1 - t["self"].get(cls, 1.0 / P))  # aimed at another process
+            tot_ops[cls] += other
+            tot_bytes[cls] += other * t["bytes"].get(cls, 0)
     c_rmw = cost(costs, col, "read_inc", 1)
     for nodes in (16, 64, 1024):
         procs = nodes * cores_per_node
-        f = (nodes - 1) / nodes
+        f = (procs - cores_per_node) / (procs - 1)  # another process is on another node
         msgs = f / nodes * sum(v for c, v in tot_ops.items() if c != "rmw")
         byts = f / nodes * sum(v for c, v in tot_bytes.items() if c != "rmw")
-        rmw_in = f * tot_ops.get("rmw", 0)  # at the counter's node
+        rmw_in = (nodes - 1) / nodes * tot_ops.get("rmw", 0)  # at the counter's node
         out.append((nodes, procs, msgs, byts, rmw_in, rmw_in * c_rmw))
     return out
+
+
+def check_offnode(prof, path):
+    """Operations to other nodes that the self shares and equally likely
+    other targets predict, against the profiler's count in each virtual
+    node mode of path, per transfer class (the model charges every atomic
+    operation the MPI path whatever its target).  A count above the
+    prediction means operations that one node carries out whole and other
+    nodes in pieces (strided transfers by segment)."""
+    for mode, k in (("vn2", 2), ("vn1", 1)):
+        seen = read_profile(path, mode)
+        for cls in ("put", "get", "noncontig"):
+            pred = cnt = 0.0
+            for name, t in seen.items():
+                if name in prof and cls in t["off"] and cls in prof[name]["ops"]:
+                    pred += P * prof[name]["ops"][cls] * offnode_share(prof[name], cls, k)
+                    cnt += t["off"][cls]
+            if cnt:
+                print("# %s %-9s ops to other nodes: predicted %.4g, counted %.4g (%+.0f%%)"
+                      % (mode, cls, pred, cnt, 100 * (pred - cnt) / cnt))
 
 
 def main(argv):
@@ -158,8 +218,12 @@ def main(argv):
     cores = int(opts.get("cores", "2"))
     cluster_ppn = int(opts.get("ppn-cluster", "16"))
     prof, costs, meas = read_profile(args[0]), read_costs(args[1]), read_measured(args[2])
+    if "where" in opts:
+        for name, t in read_profile(opts["where"]).items():
+            if name in prof and t["self"]:
+                prof[name]["self"] = t["self"]
     tests = [t for t in prof if all((t, c) in meas for c in CONFIGS)]
-    print("# benchmarks/model.py %s %s %s --cores=%d" % (args[0], args[1], args[2], cores))
+    print("# benchmarks/model.py %s" % " ".join(argv[1:]))
     print("# seconds: measured (median) / predicted, and the error of the prediction")
     hdr = "%-18s" % "test" + "".join(" %26s" % c for c in CONFIGS)
     print(hdr)
@@ -182,6 +246,8 @@ def main(argv):
         line += " %9.1f / %6.1f (%+4.0f%%)" % (m, p, 100 * (p - m) / m)
     print(line)
     print("# largest error: %+.0f%% (%s)" % (100 * worst[0], worst[1]))
+    if "where" in opts:
+        check_offnode(prof, opts["where"])
     for col in ("vn1", "ghost-vn1"):
         if col not in costs:
             continue

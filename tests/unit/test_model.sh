@@ -1,8 +1,10 @@
 #!/bin/sh
 # benchmarks/model.py on a synthetic profile whose prediction is worked out
-# by hand: one test, 10 s on one node by its profile (8 s computing, 2 s
+# by hand: T1, 10 s on one node by its profile (8 s computing, 2 s
 # communicating) and 11 s measured (launch and start-up), 100
-# fetch-and-adds and 1000 gets of 800 bytes per process.
+# fetch-and-adds and 1000 gets of 800 bytes per process; T2, the same
+# operations in 5 s, with half its gets aimed by each process at itself
+# (the profiler's "where" line).
 top=${TESTS_SRCDIR:-tests}/..
 # a package build (Debian, Spack) may have no Python: the model is a script for users who do
 command -v python3 >/dev/null 2>&1 || { echo "SKIP test_model: no python3"; exit 77; }
@@ -12,6 +14,16 @@ cat >"$d/prof" <<'X'
 on T1 wall 10 comm 2 comp 8
 on T1 class rmw ops 400 bytes 3200 calls 400 T 0.1 W 0 C 0
 on T1 class get ops 4000 bytes 3200000 calls 4000 T 1 W 0 C 0
+on T2 wall 5 comm 1 comp 4
+on T2 class rmw ops 400 bytes 3200 calls 400 T 0.1 W 0 C 0
+on T2 class get ops 4000 bytes 3200000 calls 4000 T 1 W 0 C 0
+on T2 where get self 2000 node 2000 off 0
+X
+# another run's where lines: T2's shares again, and vn2's off-node counts
+cat >"$d/where" <<'X'
+on T2 where get self 2000 node 2000 off 0
+vn2 T1 where get self 1000 node 1000 off 2000
+vn2 T2 where get self 2000 node 666 off 1334
 X
 cat >"$d/costs" <<'X'
 procs kernel size on_s vn2_s vn1_s ghost-vn2_s ghost-vn1_s
@@ -27,29 +39,43 @@ cat >"$d/meas" <<'X'
 1 armci:vn1 T1 pass 10.0
 1 armci:ghost-on-vn2 T1 pass 15.0
 1 armci:ghost-on-vn1 T1 pass 20.0
+1 armci:on T2 pass 5.0
+1 armci:vn2 T2 pass 5.0
+1 armci:vn1 T2 pass 5.0
+1 armci:ghost-on-vn2 T2 pass 7.0
+1 armci:ghost-on-vn1 T2 pass 9.0
 X
-out=$(python3 "$top/benchmarks/model.py" "$d/prof" "$d/costs" "$d/meas" --cores=2 --ppn-cluster=16) ||
+out=$(python3 "$top/benchmarks/model.py" "$d/prof" "$d/costs" "$d/meas" --cores=2 --ppn-cluster=16 \
+    --where="$d/where") ||
     { echo "FAIL test_model: model.py failed"; exit 1; }
 fail=0
 expect() {   # $1: what, $2: extended regex the output must hold
     echo "$out" | grep -Eq -- "$2" || { echo "test_model: wrong $1 (want /$2/)"; fail=1; }
 }
-# vn2: 11 s measured on one node, and half the gets cross (1000 * 0.5 *
-# 2 ms = 1 s; the 1 KiB cost is the nearest size to 800 bytes) and half the
-# fetch-and-adds (50 * 20 us): 12.001 s; median of 9, 13, 11.3 is 11.3
+# vn2: 11 s measured on one node; a get crosses where it is aimed at
+# another process (3/4 without a where line) on the other node (2 of the 3
+# others): 1000 * 1/2 * 2 ms = 1 s (the 1 KiB cost is the nearest size to
+# 800 bytes); every fetch-and-add takes the MPI path (100 * 20 us):
+# 12.002 s; the median of 9, 13, 11.3 is 11.3
 expect "vn2 prediction" '^T1 +11\.3 / +12\.0 \( +\+6%\)'
-# vn1: 3/4 cross, 750 * 20 us + 75 * 30 us: 11.017 s
+# vn1: 3/4 cross, 750 * 20 us + 100 * 30 us: 11.018 s
 expect "vn1 prediction" '^T1 .* 10\.0 / +11\.0 \( +\+10%\)'
 # ghosts: 6 and 8 processes on 2 cores stretch computing 1.5x and 2x
 # (+4 s, +8 s)
 expect "ghost-vn2 prediction" '15\.0 / +15\.0 \( +\+0%\)'
 expect "ghost-vn1 prediction" '20\.0 / +19\.0 \( +-5%\)'
-expect "largest error" '^# largest error: \+10% \(T1 armci:vn1\)'
-# 16 nodes of 16, the same problem: 4000 gets (3.2 MB) in all, 15/16 of
-# them cross, spread over 16 nodes: 234 messages, 187500 bytes per node;
-# 15/16 of the 400 fetch-and-adds reach the counter's node, 31 us apiece
-# in vn1
-expect "16-node projection" '^ +16 +256 +234 +1\.88e\+05 +375 +0\.0116$'
-expect "1024-node projection" '^ +1024 +16384 .* +400 +0\.0124$'
+# T2, half its gets to self: vn2 1000 * 1/2 * 2/3 * 2 ms + 100 * 20 us
+# = 0.669 s more; vn1 500 * 20 us + 100 * 30 us
+expect "T2 with self shares" '^T2 +5\.0 / +5\.7 \( +\+13%\) +5\.0 / +5\.0 \( +\+0%\)'
+expect "largest error" '^# largest error: \+13% \(T2 armci:vn2\)'
+# the gets to other nodes in vn2: 2000 + 1333.3 predicted, 3334 counted
+expect "off-node check" '^# vn2 get +ops to other nodes: predicted 3333, counted 3334 \(-0%\)'
+# 16 nodes of 16, the same problem: the gets aimed at other processes
+# (3000 of T1's, 2000 of T2's, 800 bytes each), 240/255 of them to other
+# nodes, spread over 16 nodes: 294 messages, 235294 bytes per node; 15/16
+# of the 800 fetch-and-adds reach the counter's node, 31 us apiece in vn1
+# (0.02325 s, printed to 3 digits)
+expect "16-node projection" '^ +16 +256 +294 +2\.35e\+05 +750 +0\.023[23]$'
+expect "1024-node projection" '^ +1024 +16384 .* +799 +0\.0248$'
 if [ $fail -ne 0 ]; then echo "$out"; echo "FAIL test_model"; exit 1; fi
 echo "PASS test_model"
