@@ -51,13 +51,13 @@ queueing at NWChem's rates than at ga_classes'; ghosts that nap while idle.
 
 usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores=C] [--ppn-cluster=C] [--where=W]
   PROFILE   tools/apps/nwchem-profile.sh output (needs mode on)
-  W         another such output whose mode-on "where" lines give the
-            shares aimed at self (PROFILE's own where lines by default; the
-            shares are the test's, not the host's: a profile from a day of
-            other host speed serves), and whose vn2/vn1 where lines, if any,
-            check the off-node counts the shares predict
   COSTS     benchmarks/ga/ga-vnodes.sh results (rows of ga_classes)
   MEASURED  tools/apps/nwchem-compare.sh raw file (round config test status s)
+  W         another profile whose mode-on "where" lines give the shares
+            aimed at self (the shares are the test's, not the host's: a
+            profile from a day of other host speed serves); PROFILE's own
+            where lines without it.  The vn2/vn1 where lines of W (or of
+            PROFILE) check the off-node counts the shares predict.
 Prints the prediction against the measurement per test and configuration,
 the sums, the largest error, and the cluster projection.
 """
@@ -105,6 +105,12 @@ def read_profile(path, mode="on"):
     return prof
 
 
+def to_others(t, cls):
+    """1 - s_c: the share of a class's operations aimed at another process
+    (every target equally likely without a where line)."""
+    return 1 - t["self"].get(cls, 1.0 / P)
+
+
 def offnode_share(t, cls, k):
     """f above: the share of a class's operations that pay the MPI path's
     cost across nodes of k processes."""
@@ -112,7 +118,7 @@ def offnode_share(t, cls, k):
         return 0.0
     if cls in ("acc", "rmw"):
         return 1.0
-    return (1 - t["self"].get(cls, 1.0 / P)) * (P - k) / (P - 1)
+    return to_others(t, cls) * (P - k) / (P - 1)
 
 
 def read_costs(path):
@@ -160,7 +166,8 @@ def predict(t, costs, cfg, cores, t_on):
             kern, nb = CLASS_ROW[cls], t["bytes"].get(cls, 8)
         else:
             continue
-        extra += n * offnode_share(t, cls, k) * max(0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
+        extra += n * offnode_share(t, cls, k) * max(
+            0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
     base = t_on if t_on is not None else t["wall"]
     return base + t["comp"] * (share - 1) + extra
 
@@ -176,7 +183,7 @@ def projection(prof, costs, cores_per_node, col):
             if cls == "rmw":  # the counter's: from other nodes (nodes - 1) / nodes of them
                 tot_ops[cls] += n * P
                 continue
-            other = n * P * (1 - t["self"].get(cls, 1.0 / P))  # aimed at another process
+            other = n * P * to_others(t, cls)
             tot_ops[cls] += other
             tot_bytes[cls] += other * t["bytes"].get(cls, 0)
     c_rmw = cost(costs, col, "read_inc", 1)
@@ -246,8 +253,7 @@ def main(argv):
         line += " %9.1f / %6.1f (%+4.0f%%)" % (m, p, 100 * (p - m) / m)
     print(line)
     print("# largest error: %+.0f%% (%s)" % (100 * worst[0], worst[1]))
-    if "where" in opts:
-        check_offnode(prof, opts["where"])
+    check_offnode(prof, opts.get("where", args[0]))
     for col in ("vn1", "ghost-vn1"):
         if col not in costs:
             continue

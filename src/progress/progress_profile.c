@@ -151,11 +151,13 @@ static void print_targets(const double *tw, int np)
                 tw[top[k]]);
 }
 
-enum { V_COMM, V_COMP, V_CALLS, V_WORK, V_OPS, V_BYTES = V_OPS + ARMCII_OP_NCLASS,
+/* V_AT: a class's operations per target place (ARMCII_TO_*), which sum
+ * to its operations. */
+enum { V_COMM, V_COMP, V_CALLS, V_WORK, V_AT, V_BYTES = V_AT + ARMCII_TO_N * ARMCII_OP_NCLASS,
        V_CCALLS = V_BYTES + ARMCII_OP_NCLASS, V_CTIME = V_CCALLS + ARMCII_OP_NCLASS,
        V_CWAIT = V_CTIME + ARMCII_OP_NCLASS, V_CCONG = V_CWAIT + ARMCII_OP_NCLASS,
        V_MCALLS = V_CCONG + ARMCII_OP_NCLASS, V_MSECS = V_MCALLS + ARMCII_MPIOP_N,
-       V_AT = V_MSECS + ARMCII_MPIOP_N, NV = V_AT + ARMCII_TO_N * ARMCII_OP_NCLASS };
+       NV = V_MSECS + ARMCII_MPIOP_N };
 
 /* What the MPI did with the classes: calls and time per MPI operation. */
 static void print_mpiops(const double *sum, const double *mx, int np)
@@ -179,14 +181,15 @@ static void print_report(const double *sum, const double *mx, int np, int n, uns
     fprintf(stderr, "[0] ARMCI profile: communication ratio CR = %.4f\n",
             tot > 0 ? comm / tot : 0.0);
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        if (sum[V_OPS + c] <= 0 && sum[V_CCALLS + c] <= 0)
+        const double *at = sum + V_AT + ARMCII_TO_N * c;
+        double ops = at[ARMCII_TO_SELF] + at[ARMCII_TO_NODE] + at[ARMCII_TO_OFFNODE];
+        if (ops <= 0 && sum[V_CCALLS + c] <= 0)
             continue;
         fprintf(stderr, "[0] ARMCI profile: %-9s ops %.0f, bytes %.0f, calls %.0f (all "
                 "processes), T_comm %.6f s, W %.6f s, C %.6f s (per process)\n",
                 armcii_gmr_class_name(c),
-                sum[V_OPS + c], sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
+                ops, sum[V_BYTES + c], sum[V_CCALLS + c], sum[V_CTIME + c] / np,
                 sum[V_CWAIT + c] / np, sum[V_CCONG + c] / np);
-        const double *at = sum + V_AT + ARMCII_TO_N * c;
         fprintf(stderr, "[0] ARMCI profile: %-9s ops to self %.0f, to the same node %.0f, "
                 "to other nodes %.0f (all processes)\n", armcii_gmr_class_name(c),
                 at[ARMCII_TO_SELF], at[ARMCII_TO_NODE], at[ARMCII_TO_OFFNODE]);
@@ -233,11 +236,8 @@ void armcii_profile_report(void)
     for (int c = 0; c < ARMCII_OP_NCLASS; c++)
         v[V_WORK] += PG.cls_time[c] - (ghost & 1u << c ? PG.cls_wait[c] : 0);
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
-        v[V_OPS + c] = 0;
-        for (int w = 0; w < ARMCII_TO_N; w++) {
+        for (int w = 0; w < ARMCII_TO_N; w++)
             v[V_AT + ARMCII_TO_N * c + w] = (double)ops[w][c];
-            v[V_OPS + c] += (double)ops[w][c];
-        }
         v[V_BYTES + c] = bytes[c];
         v[V_CCALLS + c] = PG.cls_calls[c];
         v[V_CTIME + c] = PG.cls_time[c];

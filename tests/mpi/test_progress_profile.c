@@ -82,21 +82,24 @@ static int where_line(const char *out, const char *name, double at[3])
                        &at[0], &at[1], &at[2]) == 3;
 }
 
-/* Whether world ranks a and b share a (virtual) node (collective). */
-static int same_node(int a, int b, int np)
+/* Each world rank's (virtual) node, as the lowest rank on it, from MPI's
+ * shared-memory domains and the documented rule for
+ * ARMCI_VIRTUAL_NODE_SIZE=k (k consecutive ranks), not the library's own
+ * tables (collective; the caller frees). */
+static int *node_of_ranks(int np)
 {
-    MPI_Comm real;
-    int me, first, *leader = malloc(np * sizeof(int));
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &real);
-    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, real);
-    MPI_Allgather(&first, 1, MPI_INT, leader, 1, MPI_INT, MPI_COMM_WORLD);
-    MPI_Comm_free(&real);
+    MPI_Comm real, vnode;
+    int me, first, *node = malloc(np * sizeof(int));
     const char *vns = getenv("ARMCI_VIRTUAL_NODE_SIZE");
     int vn = vns ? atoi(vns) : 0;
-    int same = leader[a] == leader[b] && (vn <= 0 || a / vn == b / vn);
-    free(leader);
-    return same;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &real);
+    MPI_Comm_split(real, vn > 0 ? me / vn : 0, me, &vnode);
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, vnode);
+    MPI_Comm_free(&vnode);
+    MPI_Comm_free(&real);
+    MPI_Allgather(&first, 1, MPI_INT, node, 1, MPI_INT, MPI_COMM_WORLD);
+    return node;
 }
 
 /* Calls summed over the report's lines of MPI operation op; 0 if none. */
@@ -150,15 +153,14 @@ int main(int argc, char **argv)
     unsigned want = armcii_gmr_software_classes(
         armcii_win_component(armcii_gmr_window(armcii_gmr_find_local(ptr[me]))));
     double v[8] = {1, 2, 3, 4, 5, 6, 7, 8}, one = 1;
-    /* the puts to the next process that cross a (virtual) node boundary,
-     * from MPI's shared-memory domains and the documented rule for
-     * ARMCI_VIRTUAL_NODE_SIZE=k (k consecutive ranks), not the library's
-     * own tables */
-    int next = (me + 1) % np, off = 0, cross = !same_node(me, next, np);
-    MPI_Allreduce(&cross, &off, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    int node0 = 0; /* processes on rank 0's node: the report models ghosts for it */
-    for (int r = 0; r < np; r++)
-        node0 += same_node(0, r, np);
+    /* off: the processes whose next process is on another node; node0:
+     * the processes on rank 0's node, for which the report models ghosts */
+    int next = (me + 1) % np, off = 0, node0 = 0, *node = node_of_ranks(np);
+    for (int r = 0; r < np; r++) {
+        off += node[r] != node[(r + 1) % np];
+        node0 += node[r] == node[0];
+    }
+    free(node);
     ARMCI_Barrier();
     for (int k = 0; k < NPUT; k++)
         ARMCI_Put(v, ptr[next], sizeof v, next);
@@ -168,7 +170,7 @@ int main(int argc, char **argv)
      * the path; either way each count has a place */
     int stride = 4 * sizeof(double), cnt[2] = {2 * sizeof(double), 2};
     ARMCI_PutS(v, &stride, ptr[next], &stride, cnt, 1, next);
-    ARMCI_Acc(ARMCI_ACC_DBL, &one, v, ptr[(me + 1) % np], sizeof v, (me + 1) % np);
+    ARMCI_Acc(ARMCI_ACC_DBL, &one, v, ptr[next], sizeof v, next);
     ARMCI_Barrier();
     /* Computation outside the library: T_comp must see it. */
     double t0 = MPI_Wtime();
@@ -187,8 +189,8 @@ int main(int argc, char **argv)
         CHECK(cr > 0 && cr < 1, "CR %g outside (0, 1)", cr);
         CHECK(ops_of(out, "put") == (double)(NPUT + NSELF) * np, "put ops %g, expected %d",
               ops_of(out, "put"), (NPUT + NSELF) * np);
-        /* where they went: NSELF each to self, NPUT each to the next
-         * process, off the node for the off processes whose next is there */
+        /* where they went: NSELF from each process to itself, NPUT to its
+         * next process, which is on another node for off of them */
         double at[3] = {-1, -1, -1};
         double self = np > 1 ? NSELF * np : (NSELF + NPUT);
         double offn = (double)NPUT * off, node = (double)(NPUT + NSELF) * np - self - offn;
