@@ -139,6 +139,13 @@ int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
         armcii_error(call, "local location ploc is NULL");
     if (ARMCII_UNLIKELY(!prem))
         armcii_error(call, "remote location prem is NULL");
+    /* An atomic on a misaligned word faults on some CPUs and NICs, and on
+     * x86 is a split lock, so it is refused everywhere alike. */
+    size_t word = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG ? sizeof(long)
+                                                                          : sizeof(int);
+    if (ARMCII_UNLIKELY((uintptr_t)prem % word))
+        armcii_error(call, "remote location prem %p is not aligned to its %zu-byte word", prem,
+                     word);
     armcii_mutex_rmw(call, op, ploc, prem, value, proc);
     armcii_api_leave();
     return 0;

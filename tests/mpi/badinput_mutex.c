@@ -28,6 +28,10 @@ static void bad_call(const char *c, void **ptr, int np)
         ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &v, NULL, 1, 0);
     else if (!strcmp(c, "rmw_unknown_addr"))
         ARMCI_Rmw(ARMCI_SWAP, &v, &local, 0, 0);
+    else if (!strcmp(c, "rmw_misaligned_long"))
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &v, (char *)ptr[0] + 4, 1, 0);
+    else if (!strcmp(c, "rmw_misaligned_int"))
+        ARMCI_Rmw(ARMCI_SWAP, &v, (char *)ptr[0] + 2, 1, 0);
     else if (!strcmp(c, "rmw_proc_range"))
         ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &v, ptr[0], 1, np);
     else if (!strcmp(c, "create_negative"))
