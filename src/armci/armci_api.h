@@ -19,9 +19,14 @@
 #include "../common/common.h"
 #include "../progress/progress.h"
 
+/* Make name a weak alias of the strong target defined in this object.
+ * Not `#pragma weak`: clang gives such an alias the command line's hidden
+ * visibility, whatever the name's declaration says, and the library then
+ * exported no ARMCI_ name at all. */
+#define ARMCII_ALIAS(name, target) \
+    extern __typeof(target) name __attribute__((weak, alias(#target), visibility("default")));
 /* Make ARMCI_<n> a weak alias of the strong PARMCI_<n> in this object. */
-#define ARMCII_PRAGMA(x) _Pragma(#x)
-#define ARMCII_WEAK(n) ARMCII_PRAGMA(weak ARMCI_##n = PARMCI_##n)
+#define ARMCII_WEAK(n) ARMCII_ALIAS(ARMCI_##n, PARMCI_##n)
 
 /* Entered / left: names the call for error reports, and times it. */
 static inline void armcii_api_enter(const char *call)

@@ -7,8 +7,8 @@
 #include "../msg/msg.h"
 #include "../common/common_group.h"
 
-#pragma weak armci_msg_barrier = parmci_msg_barrier
-#pragma weak armci_msg_group_barrier = parmci_msg_group_barrier
+ARMCII_ALIAS(armci_msg_barrier, parmci_msg_barrier)
+ARMCII_ALIAS(armci_msg_group_barrier, parmci_msg_group_barrier)
 
 int armci_msg_me(void)
 {

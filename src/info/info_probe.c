@@ -45,6 +45,7 @@ static void compute(int ms)
     while (now_s() < end)
         for (int i = 0; i < 1000; i++)
             x += i * 0.5;
+    (void)x;
 }
 
 static int all_ok(int ok)
