@@ -115,8 +115,8 @@ cd ..
 # clang (through Open MPI's wrapper): the exported API, the static
 # archive's objects and a few programs.  A clang build once exported no
 # ARMCI_ name at all (its `#pragma weak` aliases took -fvisibility=hidden)
-# while every gcc stage passed; the whole suite under clang finds nothing
-# the gcc stages do not, so this stage stays small.
+# while every gcc stage passed; the whole suite under clang, run by hand in
+# modes on and vn2, found nothing else, so this stage stays small.
 if command -v clang >/dev/null 2>&1; then
     mkdir -p build-clang && cd build-clang
     export OMPI_CC=clang

@@ -5,6 +5,7 @@
 #include "armci_api.h"
 #include "../gmr/gmr.h"
 #include "../mutex/mutex.h"
+#include "../common/common_acc.h"
 
 /* A live handle of ARMCIX_Create_mutexes_hdl, or abort naming call. */
 static struct armcix_mutex_hdl_s *live(const char *call, armcix_mutex_hdl_t hdl)
@@ -141,8 +142,7 @@ int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
         armcii_error(call, "remote location prem is NULL");
     /* An atomic on a misaligned word faults on some CPUs and NICs, and on
      * x86 is a split lock, so it is refused everywhere alike. */
-    size_t word = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG ? sizeof(long)
-                                                                          : sizeof(int);
+    size_t word = armcii_rmw_word(op);
     if (ARMCII_UNLIKELY((uintptr_t)prem % word))
         armcii_error(call, "remote location prem %p is not aligned to its %zu-byte word", prem,
                      word);

@@ -19,6 +19,12 @@ void armcii_acc_scale(int datatype, const void *scale, const void *src, void *ds
  * equals a; returns the value found. */
 enum { ARMCII_CPU_CAS_INT = 100 };
 long armcii_cpu_rmw(int op, void *p, long a, long b);
+/* Bytes of the word read-modify-write op works on: a long for the _LONG
+ * forms, an int otherwise. */
+static inline size_t armcii_rmw_word(int op)
+{
+    return op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG ? sizeof(long) : sizeof(int);
+}
 /* The lock word of an accumulate target in shared memory (a node-shared
  * slice's header, a ghost pool partition's first bytes): taken by every
  * process that applies accumulates there with the CPU, ghosts included. */

@@ -282,8 +282,7 @@ static long apply_rmw(int src, const armcii_ghost_am_t *h)
     if (op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG && op != ARMCI_SWAP &&
         op != ARMCI_SWAP_LONG && op != ARMCII_CPU_CAS_INT)
         armcii_error("ARMCI ghost", "unknown read-modify-write %d from process %d", op, src);
-    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
-    char *p = at(src, h->pool, h->disp, is_long ? (int64_t)sizeof(long) : (int64_t)sizeof(int));
+    char *p = at(src, h->pool, h->disp, (int64_t)armcii_rmw_word(op));
     return armcii_cpu_rmw(op, p, h->operand[0], h->operand[1]);
 }
 

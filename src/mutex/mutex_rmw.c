@@ -45,7 +45,7 @@ int armcii_mutex_cas_int(const armcii_target_t *t, int compare, int value)
 /* Node-local RMW with CPU atomics; the result goes to *ploc. */
 static void rmw_cpu(int op, void *ploc, char *rem, int value)
 {
-    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
+    int is_long = armcii_rmw_word(op) == sizeof(long);
     int is_add = op == ARMCI_FETCH_AND_ADD || op == ARMCI_FETCH_AND_ADD_LONG;
     long in = is_add ? value : is_long ? *(long *)ploc : *(int *)ploc;
     long old = armcii_cpu_rmw(op, rem, in, 0);
@@ -58,9 +58,9 @@ static void rmw_cpu(int op, void *ploc, char *rem, int value)
 /* MPI-path RMW: one fetch-and-op, remotely complete on return. */
 static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
 {
-    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
+    size_t size = armcii_rmw_word(op);
+    int is_long = size == sizeof(long);
     int is_add = op == ARMCI_FETCH_AND_ADD || op == ARMCI_FETCH_AND_ADD_LONG;
-    size_t size = is_long ? sizeof(long) : sizeof(int);
     /* MPI requires origin and result buffers to be disjoint, and ploc is
      * both for a swap. */
     union { int i; long l; } in, out;
@@ -81,9 +81,7 @@ static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
 void armcii_mutex_rmw(const char *call, int op, void *ploc, void *prem, int value, int proc)
 {
     armcii_target_t t;
-    int is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
-    armcii_gmr_xlate(call, prem, is_long ? sizeof(long) : sizeof(int), proc,
-                     ARMCII_OP_RMW, &t);
+    armcii_gmr_xlate(call, prem, armcii_rmw_word(op), proc, ARMCII_OP_RMW, &t);
     if (use_cpu(&t)) {
         /* ghost build: my accumulates to t may still be on their way to
          * its ghost (location consistency; nothing to do elsewhere) */
