@@ -150,6 +150,20 @@ void armcii_iov_run_method(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, int
 void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[],
                         char *rem, const int rstride[], const int count[], int levels);
 
+/* ---- sieved gets (iov_sieve.c) ---- */
+/* 1 when a get of nseg blocks of `bytes` covering span bytes at t (MPI
+ * path) reads the range instead (ARMCI_IOV_SIEVE). */
+int armcii_iov_sieve_ok(const armcii_iov_op_t *op, const armcii_target_t *t, long nseg,
+                        int bytes, size_t span);
+/* A vector get read as the range covering its segments when that is worth
+ * it; 1 when done (complete), 0 when the caller must run a method. */
+int armcii_iov_sieve_vector(const armcii_iov_op_t *op, armcii_iov_seq_t *seq);
+/* A strided get read as its extent [lo, hi) relative to rem, which t
+ * describes from rem + lo (armcii_iov_sieve_ok said yes); complete. */
+void armcii_iov_sieve_strided(const armcii_iov_op_t *op, char *loc, const int lstride[],
+                              const armcii_target_t *t, const int rstride[], const int count[],
+                              int levels, long nseg, ptrdiff_t lo, ptrdiff_t hi);
+
 /* ---- byte-stride datatypes (iov_strided.c) ---- */
 /* Type of one strided side: each block is nbase items of base (count[0]
  * bytes), then one hvector per level with count[k] > 1.  Committed. */

@@ -485,6 +485,9 @@ void armcii_iov_run_method(const armcii_iov_op_t *op, armcii_iov_seq_t *seq, int
         return;
     if (run_am(op, seq))
         return;
+    /* explicit methods stay what they say, for tests and comparisons */
+    if (method == ARMCII_IOV_AUTO && armcii_iov_sieve_vector(op, seq))
+        return;
     const iov_method_t *m = method == ARMCII_IOV_CONSRV ? &method_conservative
                           : method == ARMCII_IOV_BATCHED ? &method_batched
                           : method == ARMCII_IOV_DIRECT ? &method_direct : &method_auto;

@@ -167,12 +167,19 @@ void armcii_iov_strided(const armcii_iov_op_t *op, char *loc, const int lstride[
     int perblock = !in_slice || (!local && (split || overlap || few || blocks));
     int am = in_slice && t.am && levels <= ARMCII_AM_LEVELS &&
              (size_t)nseg * (size_t)count[0] <= ARMCII_AM_MAX_BYTES;
+    /* a get whose blocks crowd their extent: one contiguous get of it */
+    int sieve = in_slice && !local && !am &&
+                armcii_iov_sieve_ok(op, &t, nseg, count[0], (size_t)(hi - lo));
     /* the profiler counts one operation of the payload's bytes, or the
      * segments on their own (each is translated again) */
-    if (in_slice && (am || !perblock))
+    if (in_slice && (am || sieve || !perblock))
         armcii_gmr_count_payload(cls, (size_t)(hi - lo), (size_t)nseg * (size_t)count[0]);
     else if (in_slice)
         armcii_gmr_uncount(cls, t.abs, (size_t)(hi - lo));
+    if (sieve) {
+        armcii_iov_sieve_strided(op, loc, lstride, &t, rstride, count, levels, nseg, lo, hi);
+        return;
+    }
     if (am) {
         /* a transfer its ghost carries out (ghost build): one message, any
          * block count, overlapping target blocks included (applied in order) */

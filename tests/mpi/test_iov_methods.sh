@@ -92,5 +92,20 @@ on) ;;
 *) run test_strided 'ARMCI_AccS: strided method DIRECT -> IOV \(acc_dtype_split\)' ARMCI_ACC_DTYPE_SPLIT=on
    run test_strided 'ARMCI_AccS: strided method DIRECT, [0-9]+ blocks' ARMCI_ACC_DTYPE_SPLIT=off ;;
 esac
+# Sieved gets (src/iov/iov_sieve.c): test_sieve's crowded strided and
+# vector gets to other nodes must be read as one range each, node-local
+# ones never, and with ARMCI_IOV_SIEVE=0 the datatype get serves them.
+case ${ARMCI_TEST_MODE:-on} in
+on) deny='sieved'
+    run test_sieve 'IOV method AUTO' ;;
+*) run test_sieve 'sieved strided get'
+   if [ $rc -eq 0 ] && ! grep -q 'sieved get,' "$log"; then
+       echo "FAIL test_sieve: no vector get was sieved"
+       fail=$((fail + 1))
+   fi
+   deny='sieved'
+   run test_sieve 'ARMCI_GetS: strided method DIRECT,' ARMCI_IOV_SIEVE=0 ;;
+esac
+deny=
 echo "iov methods: $((n - fail)) of $n runs passed"
 [ $fail -eq 0 ]

@@ -1,0 +1,116 @@
+/*
+ * Sieved gets (ARMCI_IOV_SIEVE).  A strided or vector get whose blocks
+ * crowd one slice of a target on the MPI path reads the byte range that
+ * covers them with one contiguous get and copies the blocks out of it.
+ *
+ * Why: the MPIs measured move each block of a datatype or vector get as a
+ * transfer of its own.  Open MPI 4.1's osc rdma issues one btl get per
+ * block, a system call each between the processes of one host, so GA's
+ * NGA_Gather of 8-byte elements cost 14-26x what one range per owner does
+ * (benchmarks/results/ga_sieve.ompi.2core.txt); a network's per-block cost
+ * is its injection overhead.  One transfer of the range costs one overhead
+ * plus the bytes between the blocks.  The sieve reads the range only where
+ * those bytes stay under ARMCI_IOV_SIEVE per block and the range under
+ * ARMCII_SIEVE_MAX_BYTES, the temporary buffer's bound.  The default,
+ * 1 KiB, is far below the crossing point measured on the 2-core host (a
+ * block of a strided get cost about 3.5 us, as long as some 20 KiB of a
+ * contiguous get), since a network's was not measured.
+ *
+ * Reading bytes nobody asked for changes nothing at the target.  Another
+ * process may write them meanwhile; in MPI's unified memory model that
+ * leaves only the values read undefined, and they are thrown away.  Windows
+ * of the separate model (where such a read is erroneous) are never sieved.
+ * Puts and accumulates are never sieved: writing the gaps back would undo
+ * others' concurrent updates.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "iov.h"
+
+/* Largest range read in one sieved get (the temporary buffer). */
+#define ARMCII_SIEVE_MAX_BYTES ((size_t)4 << 20)
+
+static int unified(MPI_Win win)
+{
+    int *model = NULL, found = 0;
+    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found);
+    return found && *model == MPI_WIN_UNIFIED;
+}
+
+int armcii_iov_sieve_ok(const armcii_iov_op_t *op, const armcii_target_t *t, long nseg,
+                        int bytes, size_t span)
+{
+    long gap = armcii_state.cfg.iov_sieve;
+    if (op->kind != ARMCII_IOV_GET || gap <= 0 || nseg < 2 || t->direct || t->am)
+        return 0;
+    size_t payload = (size_t)nseg * (size_t)bytes;
+    return span <= ARMCII_SIEVE_MAX_BYTES && span - payload <= (size_t)nseg * (size_t)gap &&
+           unified(t->win);
+}
+
+/* Read span bytes at t into a new buffer; complete before returning. */
+static char *read_range(const armcii_iov_op_t *op, const armcii_target_t *t, size_t span)
+{
+    static const armcii_gmr_cmpl_t now = {1, NULL};
+    char *buf = malloc(span);
+    if (!buf)
+        armcii_error(op->call, "out of memory for a sieved get of %zu bytes", span);
+    armcii_gmr_get(t, buf, (int)span, MPI_BYTE, (int)span, MPI_BYTE);
+    armcii_gmr_complete(&now, t);
+    return buf;
+}
+
+int armcii_iov_sieve_vector(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
+{
+    long gap = armcii_state.cfg.iov_sieve;
+    if (op->kind != ARMCII_IOV_GET || gap <= 0 || seq->n < 2)
+        return 0;
+    /* The covering range first, from the addresses alone: a vector too
+     * sparse to sieve costs one pass and no translation. */
+    char *l, *r;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    armcii_iov_seq_rewind(seq);
+    while (armcii_iov_seq_next(seq, &l, &r)) {
+        if ((uintptr_t)r < lo)
+            lo = (uintptr_t)r;
+        if ((uintptr_t)r + (size_t)seq->bytes > hi)
+            hi = (uintptr_t)r + (size_t)seq->bytes;
+    }
+    size_t span = hi - lo, payload = (size_t)seq->n * (size_t)seq->bytes;
+    if (span > ARMCII_SIEVE_MAX_BYTES || span - payload > (size_t)seq->n * (size_t)gap)
+        return 0;
+    /* One translation of the range: inside one slice, so is every segment
+     * (if not, the method that runs instead translates and reports them). */
+    armcii_target_t t;
+    armcii_opclass_t cls = ARMCII_OP_NONCONTIG;
+    if (armcii_iov_xlate(op, (void *)lo, span, 0, &t))
+        return 0;
+    if (!armcii_iov_sieve_ok(op, &t, seq->n, seq->bytes, span)) {
+        armcii_gmr_uncount(cls, t.abs, span); /* the method counts the segments */
+        return 0;
+    }
+    armcii_gmr_count_payload(cls, span, payload);
+    armcii_log(3, "%s: sieved get, %ld segments of %d bytes from %d in %zu bytes", op->call,
+               seq->n, seq->bytes, op->proc, span);
+    char *buf = read_range(op, &t, span);
+    armcii_iov_seq_rewind(seq);
+    while (armcii_iov_seq_next(seq, &l, &r))
+        memcpy(l, buf + ((uintptr_t)r - lo), (size_t)seq->bytes);
+    free(buf);
+    return 1;
+}
+
+void armcii_iov_sieve_strided(const armcii_iov_op_t *op, char *loc, const int lstride[],
+                              const armcii_target_t *t, const int rstride[], const int count[],
+                              int levels, long nseg, ptrdiff_t lo, ptrdiff_t hi)
+{
+    armcii_log(3, "%s: sieved strided get, %ld blocks of %d bytes from %d in %zu bytes",
+               op->call, nseg, count[0], op->proc, (size_t)(hi - lo));
+    char *buf = read_range(op, t, (size_t)(hi - lo)); /* t describes rem + lo */
+    armcii_iov_iter_t it;
+    ptrdiff_t lof, rof;
+    armcii_iov_iter_init(&it, levels, count, lstride, rstride);
+    while (armcii_iov_iter_next(&it, &lof, &rof))
+        memcpy(loc + lof, buf + (rof - lo), (size_t)count[0]);
+    free(buf);
+}
