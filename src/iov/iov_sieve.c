@@ -4,17 +4,14 @@
  * covers them with one contiguous get and copies the blocks out of it.
  *
  * Why: the MPIs measured move each block of a datatype or vector get as a
- * transfer of its own.  Open MPI 4.1's osc rdma issues one btl get per
- * block, a system call each between the processes of one host, so GA's
- * NGA_Gather of 8-byte elements cost 14-26x what one range per owner does
- * (benchmarks/results/ga_sieve.ompi.2core.txt); a network's per-block cost
- * is its injection overhead.  One transfer of the range costs one overhead
- * plus the bytes between the blocks.  The sieve reads the range only where
- * those bytes stay under ARMCI_IOV_SIEVE per block and the range under
- * ARMCII_SIEVE_MAX_BYTES, the temporary buffer's bound.  The default,
- * 1 KiB, is far below the crossing point measured on the 2-core host (a
- * block of a strided get cost about 3.5 us, as long as some 20 KiB of a
- * contiguous get), since a network's was not measured.
+ * transfer of its own (Open MPI 4.1's osc rdma: one btl get per block, a
+ * system call each between the processes of one host), while one transfer
+ * of the range costs one overhead plus the bytes between the blocks.  The
+ * sieve reads the range only where those bytes stay under ARMCI_IOV_SIEVE
+ * per block and the range under ARMCII_SIEVE_MAX_BYTES, the temporary
+ * buffer's bound.  The default sits well below the crossing point measured
+ * on the 2-core host, since a network's was not measured (figures:
+ * docs/performance.md, "Gathers and other crowded gets on the MPI path").
  *
  * Reading bytes nobody asked for changes nothing at the target.  Another
  * process may write them meanwhile; in MPI's unified memory model that
@@ -37,15 +34,22 @@ static int unified(MPI_Win win)
     return found && *model == MPI_WIN_UNIFIED;
 }
 
+/* 1 when a get of nseg blocks of `bytes` covering span bytes is one the
+ * sieve takes, wherever its target is.  Blocks may overlap (span below
+ * the payload): nothing lies between them then. */
+static int crowded(const armcii_iov_op_t *op, long nseg, int bytes, size_t span)
+{
+    long gap = armcii_state.cfg.iov_sieve;
+    size_t payload = (size_t)nseg * (size_t)bytes;
+    return op->kind == ARMCII_IOV_GET && gap > 0 && nseg >= 2 &&
+           span <= ARMCII_SIEVE_MAX_BYTES &&
+           (span <= payload || span - payload <= (size_t)nseg * (size_t)gap);
+}
+
 int armcii_iov_sieve_ok(const armcii_iov_op_t *op, const armcii_target_t *t, long nseg,
                         int bytes, size_t span)
 {
-    long gap = armcii_state.cfg.iov_sieve;
-    if (op->kind != ARMCII_IOV_GET || gap <= 0 || nseg < 2 || t->direct || t->am)
-        return 0;
-    size_t payload = (size_t)nseg * (size_t)bytes;
-    return span <= ARMCII_SIEVE_MAX_BYTES && span - payload <= (size_t)nseg * (size_t)gap &&
-           unified(t->win);
+    return crowded(op, nseg, bytes, span) && !t->direct && !t->am && unified(t->win);
 }
 
 /* Read span bytes at t into a new buffer; complete before returning. */
@@ -62,8 +66,7 @@ static char *read_range(const armcii_iov_op_t *op, const armcii_target_t *t, siz
 
 int armcii_iov_sieve_vector(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
 {
-    long gap = armcii_state.cfg.iov_sieve;
-    if (op->kind != ARMCII_IOV_GET || gap <= 0 || seq->n < 2)
+    if (op->kind != ARMCII_IOV_GET || armcii_state.cfg.iov_sieve <= 0 || seq->n < 2)
         return 0;
     /* The covering range first, from the addresses alone: a vector too
      * sparse to sieve costs one pass and no translation. */
@@ -77,7 +80,7 @@ int armcii_iov_sieve_vector(const armcii_iov_op_t *op, armcii_iov_seq_t *seq)
             hi = (uintptr_t)r + (size_t)seq->bytes;
     }
     size_t span = hi - lo, payload = (size_t)seq->n * (size_t)seq->bytes;
-    if (span > ARMCII_SIEVE_MAX_BYTES || span - payload > (size_t)seq->n * (size_t)gap)
+    if (!crowded(op, seq->n, seq->bytes, span))
         return 0;
     /* One translation of the range: inside one slice, so is every segment
      * (if not, the method that runs instead translates and reports them). */

@@ -50,7 +50,7 @@ static void vector_overlaps(int t)
     double out[64];
     void *src[40], *dst[40];
     for (int k = 0; k < 39; k++) {
-        src[k] = (double *)A[t] + 200 - 4 * k; /* 3 elements each: overlap */
+        src[k] = (double *)A[t] + 200 - 2 * k; /* 3 elements, 2 apart: overlap */
         dst[k] = &out[(k % 20) * 3 % 60];
     }
     src[39] = (double *)A[t] + 7;
@@ -72,6 +72,26 @@ static void vector_overlaps(int t)
     for (int i = 0; i < 64; i++)
         CHECK(out[i] == want[i], "overlapping GetV from %d: element %d is %g, expected %g", t,
               i, out[i], want[i]);
+}
+
+/* Remote segments overlapping so much that their range is shorter than
+ * their payload (30 segments of 3 elements, 1 apart): still one range. */
+static void vector_dense_overlap(int t)
+{
+    double out[90];
+    void *src[30], *dst[30];
+    for (int k = 0; k < 30; k++) {
+        src[k] = (double *)A[t] + 500 + k;
+        dst[k] = &out[3 * k];
+    }
+    armci_giov_t d = {.src_ptr_array = src, .dst_ptr_array = dst,
+                      .ptr_array_len = 30, .bytes = 3 * sizeof(double)};
+    ARMCI_GetV(&d, 1, t);
+    for (int k = 0; k < 30; k++)
+        for (int j = 0; j < 3; j++)
+            CHECK(out[3 * k + j] == val(t, 500 + k + j),
+                  "dense overlapping GetV from %d: segment %d element %d is %g", t, k, j,
+                  out[3 * k + j]);
 }
 
 /* A 2-d patch: 20 rows of 8 doubles, remote row stride 12 doubles, local
@@ -169,6 +189,7 @@ int main(int argc, char **argv)
         vector_every_third(t, 0);
         vector_every_third(t, 1);
         vector_overlaps(t);
+        vector_dense_overlap(t);
         strided_patch(t, 0);
         strided_patch(t, 1);
     }
