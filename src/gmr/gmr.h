@@ -229,9 +229,11 @@ void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
  * (atomics: the fetched value and the update are both complete). */
 void armcii_gmr_complete_remote(const armcii_target_t *t);
 /* One-element atomic fetch-and-op (MPI_SUM, MPI_REPLACE) on t's MPI path,
- * remotely complete on return; yields while waiting where waits yield. */
+ * the result in on return, and the update remotely complete if `remote` or
+ * else by the next read of t or fence; yields while waiting where waits
+ * yield. */
 void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
-                         MPI_Datatype dt, MPI_Op op);
+                         MPI_Datatype dt, MPI_Op op, int remote);
 /* One-element atomic compare-and-swap of an int on t's path, remotely
  * complete on return; returns the value found. */
 int armcii_gmr_cas_int(const armcii_target_t *t, int compare, int value);
@@ -239,6 +241,9 @@ int armcii_gmr_cas_int(const armcii_target_t *t, int compare, int value);
 void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t);
 /* Before a read (get, RMW) of t: remote-complete earlier writes to it. */
 void armcii_gmr_order_read(const armcii_target_t *t);
+/* The same before an MPI atomic: only what MPI does not order before it
+ * (puts, the other path's writes; threaded runs: everything). */
+void armcii_gmr_order_atomic(const armcii_target_t *t);
 /* Remote completion: one target (all regions containing it) or everything. */
 void armcii_gmr_fence(int abs);
 void armcii_gmr_fence_all(void);

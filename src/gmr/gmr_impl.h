@@ -40,11 +40,13 @@ struct armcii_gmr {
     MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
     int all_local;            /* all members share my node and direct is on */
     int flush_each;           /* win has ARMCII_QUIRK_FLUSH_ALL_EARLY */
+    int fop_req;              /* win has ARMCII_QUIRK_FOP_BY_REQUEST, unthreaded run */
     int ghost_async;          /* ghost build: software-handled ops go to ghosts */
     unsigned ghost_classes;   /* ghost build: the classes that go (armcii_gmr_software_classes) */
     int ghost_rw;             /* ghost_async and contiguous put/get among them: no fast path */
     unsigned char *dirty;     /* per group rank: unfenced remote writes, by path
-                                 (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST) */
+                                 (ARMCII_DIRTY_WIN | ARMCII_DIRTY_GHOST), and
+                                 whether a put is among the window's (ARMCII_DIRTY_PUT) */
     int ndirty;               /* number of nonzero entries in dirty */
     /* threaded runs (gmr_ops.c): per (group rank r, path p), index 2*r+p,
      * writes issued so far, writes known remotely complete, and a fence's
@@ -60,8 +62,10 @@ struct armcii_gmr {
     unsigned long kept_at;    /* recycled: world_allocs when it was kept */
 };
 
-/* dirty[] bits: writes through the region's window, through a ghost. */
-enum { ARMCII_DIRTY_WIN = 1, ARMCII_DIRTY_GHOST = 2 };
+/* dirty[] bits: writes through the region's window, through a ghost; and
+ * beside DIRTY_WIN, whether a put is among them (MPI orders accumulates and
+ * atomics of one origin to one place, never a put before them). */
+enum { ARMCII_DIRTY_WIN = 1, ARMCII_DIRTY_GHOST = 2, ARMCII_DIRTY_PUT = 4 };
 
 /* ---- translation table (gmr_table.c; pure C, unit-tested) ---- */
 typedef struct {

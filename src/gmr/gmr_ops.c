@@ -15,7 +15,8 @@
 /* dirty[] bits: DIRTY_WIN for writes through the region's window,
  * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where
  * it was used, so fencing a busy target does not wait on its own window. */
-enum { DIRTY_WIN = ARMCII_DIRTY_WIN, DIRTY_GHOST = ARMCII_DIRTY_GHOST };
+enum { DIRTY_WIN = ARMCII_DIRTY_WIN, DIRTY_GHOST = ARMCII_DIRTY_GHOST,
+       DIRTY_PUT = ARMCII_DIRTY_PUT };
 
 static void flush_paths(armcii_gmr_t *g, int r, unsigned char bits);
 
@@ -34,6 +35,8 @@ static void clear_bits(armcii_gmr_t *g, int r, unsigned char bits)
 {
     if (armcii_state.threaded)
         return;
+    if (bits & DIRTY_WIN)
+        bits |= DIRTY_PUT;
     g->dirty[r] &= (unsigned char)~bits;
     if (bits && !g->dirty[r])
         g->ndirty--;
@@ -52,14 +55,16 @@ static void record_complete(armcii_gmr_t *g, int i, unsigned long done)
  * ordered with each other by MPI: a put issued before an accumulate could
  * land after it.  Remote-complete the other path's writes before switching
  * paths; free when a target is only ever written one way. */
-static void mark_dirty(const armcii_target_t *t)
+static void mark_dirty(const armcii_target_t *t, int put)
 {
     armcii_gmr_t *g = t->gmr;
     unsigned char bit = t->win == g->win ? DIRTY_WIN : DIRTY_GHOST;
     unsigned char other = bit ^ (DIRTY_WIN | DIRTY_GHOST);
     if (ARMCII_UNLIKELY(g->dirty[t->grank] & other))
         flush_paths(g, t->grank, other);
-    if (g->dirty[t->grank] & bit)
+    if (put && bit == DIRTY_WIN)
+        bit |= DIRTY_PUT;
+    if ((g->dirty[t->grank] & bit) == bit)
         return;
     if (armcii_state.threaded) {
         if (!__atomic_fetch_or(&g->dirty[t->grank], bit, __ATOMIC_RELAXED))
@@ -80,7 +85,7 @@ static void mark_dirty(const armcii_target_t *t)
     }
 }
 
-void armcii_gmr_mark_write(const armcii_target_t *t) { mark_dirty(t); }
+void armcii_gmr_mark_write(const armcii_target_t *t) { mark_dirty(t, 0); }
 
 /* Debian's MPICH 4.0.2 aborts the job ("Assertion failed in file
  * ./src/include/mpir_request.h ...: req != NULL") once about 2^18 RMA
@@ -150,7 +155,7 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
         xfer_am(t, 1, (void *)src, scount, stype, tcount, ttype);
         return;
     }
-    mark_dirty(t); /* first: it may have to complete the other path */
+    mark_dirty(t, 1); /* first: it may have to complete the other path */
     double t0 = armcii_gmr_mpiop_begin();
     if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         ARMCII_MPI(MPI_Rput(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win,
@@ -189,7 +194,7 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
 void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
                         MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
-    mark_dirty(t);
+    mark_dirty(t, 0);
     double t0 = armcii_gmr_mpiop_begin();
     if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         ARMCII_MPI(MPI_Raccumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
@@ -291,9 +296,13 @@ void armcii_gmr_complete_remote(const armcii_target_t *t)
 /* MPI_Fetch_and_op has no request-based form; MPI_Rget_accumulate is the
  * same atomic (one predefined type, the same op), and its request completes
  * once the fetched value is here, which the wait can test and yield for
- * (gmr_yield.c). */
+ * (gmr_yield.c), and which costs less than a flush on some windows
+ * (ARMCII_QUIRK_FOP_BY_REQUEST).  Without `remote`, the request's local
+ * completion is enough: the target is then marked as written, so a later
+ * read from it or a fence completes the update remotely, and a later atomic
+ * or accumulate is ordered after it by MPI. */
 void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
-                         MPI_Datatype dt, MPI_Op op)
+                         MPI_Datatype dt, MPI_Op op, int remote)
 {
     if (t->am) {
         int is_long = dt == MPI_LONG, add = op == MPI_SUM;
@@ -307,8 +316,11 @@ void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
             *(int *)out = (int)old;
         return;
     }
+    int local = !remote && t->gmr->fop_req && t->win == t->gmr->win;
+    if (local)
+        mark_dirty(t, 0);
     double t0 = armcii_gmr_mpiop_begin();
-    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma)) {
+    if (local || ARMCII_UNLIKELY(armcii_gmr_state.yield_rma)) {
         MPI_Request r;
         ARMCII_MPI(MPI_Rget_accumulate(in, 1, dt, out, 1, dt, t->rank, t->disp, 1, dt, op,
                                        t->win, &r));
@@ -317,7 +329,8 @@ void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
         ARMCII_MPI(MPI_Fetch_and_op(in, out, dt, t->rank, t->disp, op, t->win));
     }
     armcii_gmr_mpiop_end(ARMCII_MPIOP_ATOMIC, t0);
-    armcii_gmr_complete_remote(t);
+    if (!local)
+        armcii_gmr_complete_remote(t);
 }
 
 int armcii_gmr_cas_int(const armcii_target_t *t, int compare, int value)
@@ -376,6 +389,13 @@ void armcii_gmr_order_read(const armcii_target_t *t)
         flush_paths(t->gmr, t->grank, DIRTY_WIN);
     else
         flush_dirty(t->gmr, t->grank);
+}
+
+void armcii_gmr_order_atomic(const armcii_target_t *t)
+{
+    const armcii_gmr_t *g = t->gmr;
+    if (armcii_state.threaded || t->win != g->win || (g->dirty[t->grank] & ~DIRTY_WIN))
+        armcii_gmr_order_read(t); /* a put, the other path, or counted writes */
 }
 
 /* Drop regions with nothing left to fence from the dirty list. */

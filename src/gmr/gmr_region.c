@@ -340,6 +340,9 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     int wq = armcii_win_quirks(g->win);
     GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
     GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */
+    /* threaded runs keep remote completion: their fences count writes
+     * (gmr_ops.c), and an atomic ordered after a put needs the bits */
+    g->fop_req = (wq & ARMCII_QUIRK_FOP_BY_REQUEST) && !armcii_state.threaded;
     fill_slices(g, size ? mybase : NULL, size);
     armcii_gmr_ghost_created(g);
     list_link(g);
@@ -347,10 +350,11 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     armcii_barrier(g->comm);
     for (int r = 0; r < g->size; r++)
         base_ptrs[r] = g->slice[r].base;
-    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s%s", call, g->size, size,
+    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s%s%s", call, g->size, size,
                g->shm_win == MPI_WIN_NULL ? "MPI_Win_allocate"
                : g->win == g->shm_win ? "node-shared window" : "node-shared + MPI_Win_create",
-               g->all_local ? ", direct accumulates" : "", reused ? ", reused" : "");
+               g->all_local ? ", direct accumulates" : "",
+               g->fop_req ? ", fetch-and-adds by request" : "", reused ? ", reused" : "");
     return g;
 }
 

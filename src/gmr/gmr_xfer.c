@@ -37,7 +37,7 @@ static inline armcii_gmr_t *fast_target(const void *addr, int bytes, int proc, s
 /* 1 when the put was done on the hot path.  A node-local put is complete
  * on return whether or not it was asked to block (GA issues nonblocking
  * ones and waits); a put through the window needs a blocking call and the
- * target already marked as written through the window only (mark_dirty in
+ * target already marked as put to through the window only (mark_dirty in
  * gmr_ops.c does the first marking and path switches). */
 static inline int fast_put(const void *src, void *dst, int bytes, int proc, int blocking)
 {
@@ -52,7 +52,8 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc, int 
         return 1;
     }
     /* request-based operations (gmr_yield.c) take the general path */
-    if (!blocking || g->dirty[r] != ARMCII_DIRTY_WIN || armcii_gmr_state.yield_rma)
+    if (!blocking || g->dirty[r] != (ARMCII_DIRTY_WIN | ARMCII_DIRTY_PUT) ||
+        armcii_gmr_state.yield_rma)
         return 0;
     ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
                        g->win));

@@ -173,11 +173,17 @@ static const struct {
      "every get is completed by a flush; where waits yield, strided and vector gets are "
      "MPI_Rget_accumulate(MPI_NO_OP), whose request completes with the data; "
      "tests/mpi/rget_dtype_repro.c"},
+    {ARMCII_QUIRK_FOP_BY_REQUEST, "FOP_BY_REQUEST", 1, -1,
+     "Open MPI 4, osc/rdma window (a cost, not a bug): MPI_Win_flush runs a progress "
+     "pass after MPI_Fetch_and_op has already returned its result",
+     "ARMCI_Rmw's fetch-and-adds go as MPI_Rget_accumulate + MPI_Wait and are completed "
+     "remotely by the next read of the target or fence (single-threaded runs); "
+     "benchmarks/bench_fop_forms.c"},
 };
 #define N_QUIRKS (int)(sizeof quirk_rows / sizeof quirk_rows[0])
 
 /* Whether the library acts on quirk row i in this run. */
-static const char *in_force(int i)
+static const char *in_force(int i, const info_win_t w[INFO_NWIN])
 {
     int bit = quirk_rows[i].bit;
     if (bit == ARMCII_QUIRK_ACC_DTYPE_SPLIT) {
@@ -194,6 +200,14 @@ static const char *in_force(int i)
         return !(armcii_quirks() & bit) ? "no"
                : armcii_gmr_facts().rget_acc ? "yes (waits yield)"
                                              : "no (waits do not yield: gets complete by flush)";
+    if (bit == ARMCII_QUIRK_FOP_BY_REQUEST) {
+        int any = 0;
+        for (int k = 0; k < INFO_NWIN; k++)
+            any |= w[k].ok && (w[k].quirks & bit);
+        return !any ? "no"
+               : armcii_state.threaded ? "no (MPI_THREAD_MULTIPLE: a flush after each)"
+                                       : "yes, on the window kinds above";
+    }
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
         return !armcii_gmr_facts().no_flush_local ? "no"
                : armcii_state.cfg.no_flush_local ? "yes (ARMCI_NO_FLUSH_LOCAL=on)" : "yes";
@@ -227,7 +241,7 @@ void info_print_quirks(const info_win_t w[INFO_NWIN])
         printf("  %-16s: %s\n", quirk_rows[i].name, state);
         printf("  %-16s  when: %s\n", "", quirk_rows[i].when);
         printf("  %-16s  does: %s\n", "", quirk_rows[i].action);
-        printf("  %-16s  in force in this run: %s\n", "", in_force(i));
+        printf("  %-16s  in force in this run: %s\n", "", in_force(i, w));
     }
     printf("  %-16s: reads complete with MPI_Win_flush, never flush_local (Open MPI 4.1\n"
            "  %-16s  osc/pt2pt hangs there; tests/mpi/ompi_pt2pt_getflush_repro.c)\n",

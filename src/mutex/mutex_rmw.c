@@ -13,9 +13,11 @@
  * origin, which a swap used as a spin-lock and the mutex tail word need.
  * Flush against flush_local made no difference beyond noise on osc/sm and
  * osc/rdma, and flush costs an acknowledgement round trip on osc/pt2pt
- * (benchmarks/results/design_measurements.txt, "rmw completion").  One
- * rule for every op keeps it simple and safe; switch fetch-and-add to
- * flush_local if pt2pt matters.
+ * (benchmarks/results/design_measurements.txt, "rmw completion").
+ * One exception: a fetch-and-add (a task counter, which nobody reads but
+ * through atomics) on a window where a request completes it faster than a
+ * flush (ARMCII_QUIRK_FOP_BY_REQUEST, NWChem's nxtval across nodes) is
+ * only locally complete, its target marked as written (gmr_ops.c).
  */
 #include <string.h>
 #include "mutex.h"
@@ -31,7 +33,7 @@ int armcii_mutex_swap_int(const armcii_target_t *t, int value)
     int old;
     if (use_cpu(t))
         return (int)armcii_cpu_rmw(ARMCI_SWAP, t->direct, value, 0);
-    armcii_gmr_fetch_op(t, &value, &old, MPI_INT, MPI_REPLACE);
+    armcii_gmr_fetch_op(t, &value, &old, MPI_INT, MPI_REPLACE, 1);
     return old;
 }
 
@@ -55,7 +57,7 @@ static void rmw_cpu(int op, void *ploc, char *rem, int value)
         *(int *)ploc = (int)old;
 }
 
-/* MPI-path RMW: one fetch-and-op, remotely complete on return. */
+/* MPI-path RMW: one fetch-and-op; a swap remotely complete on return. */
 static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
 {
     size_t size = armcii_rmw_word(op);
@@ -72,9 +74,11 @@ static void rmw_mpi(const armcii_target_t *t, int op, void *ploc, int value)
     } else {
         memcpy(&in, ploc, size);
     }
-    /* Location consistency: earlier unfenced puts/accs to this target first. */
-    armcii_gmr_order_read(t);
-    armcii_gmr_fetch_op(t, &in, &out, is_long ? MPI_LONG : MPI_INT, is_add ? MPI_SUM : MPI_REPLACE);
+    /* Location consistency: earlier unfenced puts to this target first
+     * (MPI orders accumulates and atomics before it). */
+    armcii_gmr_order_atomic(t);
+    armcii_gmr_fetch_op(t, &in, &out, is_long ? MPI_LONG : MPI_INT,
+                        is_add ? MPI_SUM : MPI_REPLACE, !is_add);
     memcpy(ploc, &out, size);
 }
 

@@ -1,7 +1,8 @@
 /* ARMCI_Rmw: fetch-and-add on hot int/long counters (every value handed out
  * exactly once), private counters (values in order), long values beyond
  * 2^32, swap chains (the values seen form a permutation), and location
- * consistency (an Rmw sees an unfenced earlier Put), and a process that
+ * consistency (an Rmw sees an unfenced earlier Put; accesses right after a
+ * fetch-and-add see it), and a process that
  * polls its own counter through ARMCI_Rmw alone while the others add to it
  * (it must keep serving their atomics: Open MPI's osc/ucx needs the
  * library's progress pokes for that). */
@@ -152,6 +153,44 @@ static void test_consistency(slot_t **s)
     ARMCI_Barrier();
 }
 
+/* A fetch-and-add may return only locally complete (Open MPI's osc/rdma:
+ * src/gmr/gmr_ops.c): a Get, an Rmw, an Acc or a Put to the same place
+ * right after it, without a fence, must still see it or come after it. */
+static void test_add_then_access(slot_t **s)
+{
+    int right = (me + 1) % np, one = 1, scale = 1;
+    long lone = 1, lscale = 1, base = s[me]->big; /* read before anyone adds to it */
+    ARMCI_Barrier();
+    for (int k = 0; k < 20; k++) {
+        int v = 1000 * k + me, old, got;
+        long lold, lgot;
+        ARMCI_Put(&v, &s[right]->consist, sizeof v, right);
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, &s[right]->consist, 5, right);
+        ARMCI_Get(&s[right]->consist, &got, sizeof got, right);
+        CHECK(old == v && got == v + 5, "Put, Rmw(+5), Get: Rmw saw %d (want %d), Get %d "
+              "(want %d)", old, v, got, v + 5);
+        ARMCI_Acc(ARMCI_ACC_INT, &scale, &one, &s[right]->consist, sizeof one, right);
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, &s[right]->consist, 1, right);
+        CHECK(old == v + 6, "Acc(+1) then Rmw(+1): Rmw saw %d, want %d", old, v + 6);
+        ARMCI_Put(&v, &s[right]->consist, sizeof v, right);
+        ARMCI_Get(&s[right]->consist, &got, sizeof got, right);
+        CHECK(got == v, "Rmw, Put, Get: Get saw %d, want %d (the Put)", got, v);
+        /* the long form, and a second Get with nothing written between */
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &lold, &s[right]->big, 3, right);
+        ARMCI_Get(&s[right]->big, &lgot, sizeof lgot, right);
+        CHECK(lgot == lold + 3, "long Rmw(+3) then Get: %ld, want %ld", lgot, lold + 3);
+        ARMCI_Acc(ARMCI_ACC_LNG, &lscale, &lone, &s[right]->big, sizeof lone, right);
+        ARMCI_Get(&s[right]->big, &lgot, sizeof lgot, right);
+        CHECK(lgot == lold + 4, "long Acc(+1) after the Rmw, then Get: %ld, want %ld", lgot,
+              lold + 4);
+    }
+    ARMCI_Barrier();
+    /* after the barrier the owner sees every add of its neighbour, 20 x 4 */
+    CHECK(s[me]->big == base + 80, "after the barrier my long cell is %ld, want %ld",
+          s[me]->big, base + 80);
+    ARMCI_Barrier();
+}
+
 /* Rank 0 spins with Rmw(+0) on its own cell, making no other call, until
  * every other rank has added its share with Rmw: no barrier in between, so
  * a library that stops serving incoming atomics while a process only
@@ -205,6 +244,7 @@ int main(int argc, char **argv)
     test_swap(s, 0);
     test_swap(s, 1);
     test_consistency(s);
+    test_add_then_access(s);
     test_polling(s);
     ARMCI_Free(s[me]);
     free(s);
