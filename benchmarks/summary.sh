@@ -11,13 +11,16 @@ dir=${1:-$(cd "$(dirname "$0")" && pwd)/results}
 echo "| workload | MPI | this library, plain | this library, ghosts | MPI-PR | MPI-TS | results file |"
 echo "|---|---|---|---|---|---|---|"
 # NWChem: the sum and tce_h2o rows of nwchem-compare's table, one per
-# layout; nwchem_rows FILE LAYOUT... where LAYOUT is
-# "LABEL|PLAIN|GHOSTS|MPI-PR|MPI-TS", each a column of the table ("-": none)
+# layout; nwchem_rows FILE SET LAYOUT... where SET names the tests ("QA",
+# "TCE") and LAYOUT is "LABEL|PLAIN|GHOSTS|MPI-PR|MPI-TS", each a column of
+# the table ("-": none)
 nwchem_rows() {
     f=$1
-    shift
+    set=$2
+    shift 2
     [ -f "$f" ] || return 0
-    awk -v mpi="$(basename "$f" | cut -d. -f2)" -v file="$(basename "$f")" -v layouts="$(printf '%s;' "$@")" '
+    awk -v mpi="$(basename "$f" | cut -d. -f2)" -v file="$(basename "$f")" -v set="$set" \
+        -v layouts="$(printf '%s;' "$@")" '
         BEGIN { nl = split(layouts, lay, ";") - 1 }
         /^test / { for (i = 2; i <= NF; i++) col[$i] = i }
         function cell(c, off) { return c ? $(c + off) " s" : "-" }
@@ -29,18 +32,24 @@ nwchem_rows() {
                     cell(a, off), cell(col[x[3]], off), cell(p, off), cell(col[x[5]], off), file } }
         # the coupled-cluster test whose task counter dominates across nodes
         $1 == "tce_h2o" { tce = $0 }
-        /^sum \(/ { n = $2; sub(/\(/, "", n); row("QA, " n " tests, sum of medians", 2)
+        /^sum \(/ { n = $2; sub(/\(/, "", n); row(set ", " n " tests, sum of medians", 2)
             if (tce != "") { $0 = tce; row("tce_h2o, median", 0) } }' "$f"
 }
 for f in "$dir"/nwchem_vnodes.*.2core.txt; do
-    nwchem_rows "$f" \
+    nwchem_rows "$f" QA \
         "4 processes as 2 nodes of 2|armci:vn2|armci:ghost-on-vn2|mpi-pr:native-vn2|mpi-ts:native-vn2" \
         "4 processes as 4 nodes of 1|armci:vn1|armci:ghost-on-vn1|mpi-pr:native-vn1|mpi-ts:native-vn1"
 done
 # the lent 16-core machine: the ghost build with redirection on
 # (nwchem-bundle-run.sh's table)
 for f in "$dir"/nwchem_ghosts.*.16core.txt; do
-    nwchem_rows "$f" "14 processes as 2 nodes of 7, 16 cores|ours-vn7|ghost-on-vn7|mpi-pr-vn7|-"
+    nwchem_rows "$f" QA "14 processes as 2 nodes of 7, 16 cores|ours-vn7|ghost-on-vn7|mpi-pr-vn7|-"
+done
+# the five TCE tests alone, on a TCE-only build (a later run than the QA set's)
+for f in "$dir"/nwchem_tce_vnodes.*.2core.txt; do
+    nwchem_rows "$f" TCE \
+        "4 processes as 2 nodes of 2|armci:vn2|armci:ghost-on-vn2|mpi-pr:native-vn2|-" \
+        "4 processes as 4 nodes of 1|armci:vn1|-|mpi-pr:native-vn1|-"
 done
 # GA kernels: a few rows of ga-compare's table (4 processes)
 for f in "$dir"/ga_vnodes.*.2core.txt; do

@@ -22,6 +22,7 @@ fi
 # every file the table comes from goes into the tarball too, or distcheck's
 # copy of this test sees fewer rows than the docs hold
 for f in "$top"/benchmarks/results/nwchem_vnodes.*.2core.txt "$top"/benchmarks/results/ga_vnodes.*.2core.txt \
+         "$top"/benchmarks/results/nwchem_tce_vnodes.*.2core.txt \
          "$top"/benchmarks/results/nwchem_ghosts.*.16core.txt; do
     [ -f "$f" ] || continue
     grep -q "benchmarks/results/$(basename "$f")" "$top/benchmarks/Makefile.mk" ||
