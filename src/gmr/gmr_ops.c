@@ -14,7 +14,9 @@
 
 /* dirty[] bits: DIRTY_WIN for writes through the region's window,
  * DIRTY_GHOST for writes redirected to a ghost; each is flushed only where
- * it was used, so fencing a busy target does not wait on its own window. */
+ * it was used, so fencing a busy target does not wait on its own window.
+ * DIRTY_PUT beside DIRTY_WIN: a put among those writes, which an atomic
+ * must wait for (armcii_gmr_order_atomic); cleared with DIRTY_WIN. */
 enum { DIRTY_WIN = ARMCII_DIRTY_WIN, DIRTY_GHOST = ARMCII_DIRTY_GHOST,
        DIRTY_PUT = ARMCII_DIRTY_PUT };
 
