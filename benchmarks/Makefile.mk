@@ -29,9 +29,12 @@ benchmarks_bench_gakernel_SOURCES = benchmarks/bench_gakernel.c benchmarks/bench
 benchmarks_bench_gakernel_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
 benchmarks_bench_gakernel_LDADD = libarmci.la
 # bench_fop_forms: the raw MPI forms of a fetch-and-add (pure MPI), behind
-# ARMCII_QUIRK_FOP_BY_REQUEST
+# ARMCII_QUIRK_BY_REQUEST
 noinst_PROGRAMS += benchmarks/bench_fop_forms
 benchmarks_bench_fop_forms_SOURCES = benchmarks/bench_fop_forms.c benchmarks/bench_common.h
+# bench_rma_forms: the same for put, get and accumulate (ARMCII_QUIRK_BY_REQUEST)
+noinst_PROGRAMS += benchmarks/bench_rma_forms
+benchmarks_bench_rma_forms_SOURCES = benchmarks/bench_rma_forms.c benchmarks/bench_common.h
 # bench_patchget: every rank's strided patch gets, the library against the
 # raw MPI forms (derived type, per row, MPI_NO_OP get-accumulate)
 noinst_PROGRAMS += benchmarks/bench_patchget

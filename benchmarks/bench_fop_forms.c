@@ -1,6 +1,6 @@
 /*
  * bench_fop_forms - the raw MPI forms of a fetch-and-add, side by side: the
- * choice behind ARMCII_QUIRK_FOP_BY_REQUEST (src/common/common_quirks.c).
+ * fetch-and-add half of ARMCII_QUIRK_BY_REQUEST (src/common/common_quirks.c).
  * Pure MPI, no ARMCI: every rank adds 1 to one long counter on rank 0
  * through an MPI_Win_create window (private memory, as the library's
  * regions between nodes), in one lock_all epoch, in three forms sampled

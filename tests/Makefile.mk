@@ -32,6 +32,8 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_mpich_shm_rma.sh tests/mpi/test_abort_output.sh \
 	tests/mpi/test_profile_classes.sh tests/mpi/test_threads_init.sh $(RUN_MPI_PROBES)
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
+# which completion the MPI path's operations take between virtual nodes
+MPI_SHELL_TESTS += tests/mpi/test_by_request.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \

@@ -1,7 +1,5 @@
 # (area fragment; see tests/Makefile.mk) -- src/mutex: RMW and mutexes
 MPI_TESTS += tests/mpi/test_rmw tests/mpi/test_mutex
-# the fetch-and-adds' completion between virtual nodes, from the verbose log
-MPI_SHELL_TESTS += tests/mpi/test_rmw_path.sh
 tests_mpi_test_rmw_LDADD = $(TEST_LIBS)
 tests_mpi_test_mutex_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/mpi/badinput_mutex

@@ -160,22 +160,27 @@ int armcii_win_quirks(MPI_Win win)
      * (tests/mpi/test_stress.c, mode pt2pt).  osc/pt2pt is gone in 5.0. */
     if (osc == ARMCII_OSC_PT2PT && id->major < 5)
         q |= ARMCII_QUIRK_NO_FLUSH_LOCAL;
-    /* Open MPI 4.1's osc/rdma waits inside MPI_Fetch_and_op until the
-     * result is in (ompi_osc_rdma_btl_fop with wait_for_completion, or its
-     * accumulate-lock path), and its MPI_Win_flush and flush_local run
+    /* Open MPI 4.1's osc/rdma between processes of one host (virtual
+     * nodes) moves a contiguous put or get with a single-copy system call
+     * inside MPI_Put/MPI_Get and waits inside MPI_Fetch_and_op until the
+     * result is in, while its MPI_Win_flush and flush_local run
      * opal_progress at least once even with nothing outstanding (a do-while
      * in ompi_osc_rdma_sync_rdma_complete), which yields the core when
-     * oversubscribed.  The same add as MPI_Rget_accumulate returns a
-     * request already complete, and MPI_Wait on it returns at once:
-     * benchmarks/bench_fop_forms.c measured 0.79x fetch-and-op + flush with
-     * 4 processes on one counter over 2 cores (0.93x with 2).  Not for
-     * osc/ucx (2.27x: it completes the request with a flush of its own),
-     * MPICH 4.0 (1.44x with 2 processes), nor osc/pt2pt (0.80x, but its
-     * flush quirk above makes waits on its requests a risk); Open MPI 5's
-     * source has the same loop, unmeasured.  Both forms are correct
-     * everywhere (benchmarks/results/rmw_request.2core.txt). */
+     * processes outnumber cores.  The request-based forms (MPI_Rput,
+     * MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate) return requests that
+     * are complete, or complete them in MPI_Wait, which runs no progress on
+     * a complete one: with 4 processes over 2 cores a put took 0.41x,
+     * a get 0.37x, an accumulate 0.58x and a fetch-and-add 0.79x the time
+     * of the call + flush (0.93x with 2 processes for the add).  Not for
+     * osc/ucx (its fetch-and-add request form took 2.27x: it completes the
+     * request with a flush of its own), MPICH 4.0 (1.44x with 2 processes),
+     * nor osc/pt2pt (0.80x for the add, but its flush quirk above makes
+     * waits on its requests a risk); Open MPI 5's source has the same loop,
+     * unmeasured.  Both forms are correct everywhere
+     * (benchmarks/bench_fop_forms.c, bench_rma_forms.c;
+     * benchmarks/results/rmw_request.2core.txt, rma_request.2core.txt). */
     if (osc == ARMCII_OSC_RDMA && id->major == 4)
-        q |= ARMCII_QUIRK_FOP_BY_REQUEST;
+        q |= ARMCII_QUIRK_BY_REQUEST;
     if (q & ARMCII_QUIRK_FLUSH_ALL_EARLY) {
         int *flavor = NULL, found = 0;
         PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &found);

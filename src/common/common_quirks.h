@@ -44,10 +44,10 @@ enum {
     /* A derived-datatype MPI_Rget's request completes before its data has
      * arrived; MPI_Rget_accumulate(MPI_NO_OP)'s does not. */
     ARMCII_QUIRK_RGET_DTYPE_EARLY = 32,
-    /* Not a bug, a cost: MPI_Fetch_and_op on this window returns with its
-     * result, and MPI_Win_flush still runs a progress pass: complete
-     * fetch-and-adds through MPI_Rget_accumulate's request instead. */
-    ARMCII_QUIRK_FOP_BY_REQUEST = 64,
+    /* Not a bug, a cost: this window's operations are done when their call
+     * returns, and MPI_Win_flush(_local) still runs a progress pass: issue
+     * the request-based forms and wait for their (complete) requests. */
+    ARMCII_QUIRK_BY_REQUEST = 64,
 };
 /* Quirks of the running MPI (not window specific), decided once. */
 int armcii_quirks(void);

@@ -223,8 +223,10 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
  * one request per block, so that waiting for it yields: waits yield and
  * derived-datatype gets cannot go as MPI_Rget_accumulate (gmr_yield.c). */
 int armcii_gmr_get_by_blocks(void);
-/* Local completion of operations on (win, rank); reads: some fetched data. */
-void armcii_gmr_complete_win(MPI_Win win, int rank, int reads);
+/* Local completion of operations on (win, rank); reads: some fetched data;
+ * by_request: every operation there was issued in request-based form (a
+ * region's by_req window), so waiting for the requests completes them. */
+void armcii_gmr_complete_win(MPI_Win win, int rank, int reads, int by_request);
 /* Remote completion of everything issued to t's target on t's window
  * (atomics: the fetched value and the update are both complete). */
 void armcii_gmr_complete_remote(const armcii_target_t *t);

@@ -40,7 +40,7 @@ struct armcii_gmr {
     MPI_Aint disp_hdr;        /* window displacement of each slice's byte 0 */
     int all_local;            /* all members share my node and direct is on */
     int flush_each;           /* win has ARMCII_QUIRK_FLUSH_ALL_EARLY */
-    int fop_req;              /* win has ARMCII_QUIRK_FOP_BY_REQUEST, unthreaded run */
+    int by_req;               /* win has ARMCII_QUIRK_BY_REQUEST, unthreaded run */
     int ghost_async;          /* ghost build: software-handled ops go to ghosts */
     unsigned ghost_classes;   /* ghost build: the classes that go (armcii_gmr_software_classes) */
     int ghost_rw;             /* ghost_async and contiguous put/get among them: no fast path */

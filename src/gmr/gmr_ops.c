@@ -150,6 +150,20 @@ static void xfer_am(const armcii_target_t *t, int put, void *buf, int scount,
     armcii_gmr_xfer_am(t, put, &s, 0, count, NULL);
 }
 
+/* Whether t's operations take the request-based forms: where waits yield
+ * (gmr_yield.c), and on windows whose flush costs more than waiting for
+ * requests (ARMCII_QUIRK_BY_REQUEST; their local completion is then the
+ * requests alone, armcii_gmr_complete_win). */
+static inline int by_req(const armcii_target_t *t)
+{
+    return t->gmr->by_req && t->win == t->gmr->win;
+}
+
+static inline int req_forms(const armcii_target_t *t)
+{
+    return ARMCII_UNLIKELY(armcii_gmr_state.yield_rma) || by_req(t);
+}
+
 void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
                     MPI_Datatype stype, int tcount, MPI_Datatype ttype)
 {
@@ -159,7 +173,7 @@ void armcii_gmr_put(const armcii_target_t *t, const void *src, int scount,
     }
     mark_dirty(t, 1); /* first: it may have to complete the other path */
     double t0 = armcii_gmr_mpiop_begin();
-    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+    if (req_forms(t))
         ARMCII_MPI(MPI_Rput(src, scount, stype, t->rank, t->disp, tcount, ttype, t->win,
                             armcii_gmr_yield_slot(t->win, t->rank)));
     else
@@ -178,7 +192,7 @@ void armcii_gmr_get(const armcii_target_t *t, void *dst, int dcount,
     }
     armcii_gmr_order_read(t);
     double t0 = armcii_gmr_mpiop_begin();
-    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma)) {
+    if (req_forms(t)) {
         MPI_Request *r = armcii_gmr_yield_slot(t->win, t->rank);
         /* a request that completes with the data (gmr_yield.c); contiguous
          * gets are always MPI_BYTE, and their MPI_Rget is complete */
@@ -198,7 +212,7 @@ void armcii_gmr_acc_mpi(const armcii_target_t *t, const void *src, int scount,
 {
     mark_dirty(t, 0);
     double t0 = armcii_gmr_mpiop_begin();
-    if (ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
+    if (req_forms(t))
         ARMCII_MPI(MPI_Raccumulate(src, scount, stype, t->rank, t->disp, tcount, ttype,
                                    MPI_SUM, t->win, armcii_gmr_yield_slot(t->win, t->rank)));
     else
@@ -252,8 +266,12 @@ void armcii_gmr_progress(void)
  * before its data arrives, and only the flush brings it
  * (tests/mpi/rget_dtype_repro.c; without the flush test_strided's GetS
  * read stale blocks). */
-void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
+void armcii_gmr_complete_win(MPI_Win win, int rank, int reads, int by_request)
 {
+    if (by_request) { /* every operation there took a request: they are all */
+        armcii_gmr_yield_wait(win, rank);
+        return;
+    }
     poke();
     if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
         armcii_gmr_yield_wait(win, rank);
@@ -268,7 +286,7 @@ void armcii_gmr_complete_win(MPI_Win win, int rank, int reads)
 
 void armcii_gmr_complete_local(const armcii_target_t *t)
 {
-    armcii_gmr_complete_win(t->win, t->rank, t->reads);
+    armcii_gmr_complete_win(t->win, t->rank, t->reads, by_req(t));
 }
 
 void armcii_gmr_complete(const armcii_gmr_cmpl_t *c, const armcii_target_t *t)
@@ -299,7 +317,7 @@ void armcii_gmr_complete_remote(const armcii_target_t *t)
  * same atomic (one predefined type, the same op), and its request completes
  * once the fetched value is here, which the wait can test and yield for
  * (gmr_yield.c), and which costs less than a flush on some windows
- * (ARMCII_QUIRK_FOP_BY_REQUEST).  Without `remote`, the request's local
+ * (ARMCII_QUIRK_BY_REQUEST).  Without `remote`, the request's local
  * completion is enough: the target is then marked as written, so a later
  * read from it or a fence completes the update remotely, and a later atomic
  * or accumulate is ordered after it by MPI. */
@@ -318,7 +336,7 @@ void armcii_gmr_fetch_op(const armcii_target_t *t, const void *in, void *out,
             *(int *)out = (int)old;
         return;
     }
-    int local = !remote && t->gmr->fop_req && t->win == t->gmr->win;
+    int local = !remote && by_req(t);
     if (local)
         mark_dirty(t, 0);
     double t0 = armcii_gmr_mpiop_begin();

@@ -340,9 +340,9 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     int wq = armcii_win_quirks(g->win);
     GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
     GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */
-    /* threaded runs keep remote completion: their fences count writes
-     * (gmr_ops.c), and an atomic ordered after a put needs the bits */
-    g->fop_req = (wq & ARMCII_QUIRK_FOP_BY_REQUEST) && !armcii_state.threaded;
+    /* threaded runs keep the flushes: the request list (gmr_yield.c) is
+     * the process's own, and an atomic ordered after a put needs the bits */
+    g->by_req = (wq & ARMCII_QUIRK_BY_REQUEST) && !armcii_state.threaded;
     fill_slices(g, size ? mybase : NULL, size);
     armcii_gmr_ghost_created(g);
     list_link(g);
@@ -354,7 +354,7 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
                g->shm_win == MPI_WIN_NULL ? "MPI_Win_allocate"
                : g->win == g->shm_win ? "node-shared window" : "node-shared + MPI_Win_create",
                g->all_local ? ", direct accumulates" : "",
-               g->fop_req ? ", fetch-and-adds by request" : "", reused ? ", reused" : "");
+               g->by_req ? ", completed by request" : "", reused ? ", reused" : "");
     return g;
 }
 

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "gmr_impl.h"
+#include "../common/common_wait.h"
 
 /* The hot path of blocking contiguous put and get (bench_samewin measures
  * it against raw MPI): the thread's translation hint covers the target and
@@ -51,12 +52,19 @@ static inline int fast_put(const void *src, void *dst, int bytes, int proc, int 
         memmove(d + off, src, (size_t)bytes);
         return 1;
     }
-    /* request-based operations (gmr_yield.c) take the general path */
+    /* request-based operations where waits yield (gmr_yield.c) take the
+     * general path */
     if (!blocking || g->dirty[r] != (ARMCII_DIRTY_WIN | ARMCII_DIRTY_PUT) ||
         armcii_gmr_state.yield_rma)
         return 0;
-    ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
-                       g->win));
+    MPI_Aint disp = g->disp_hdr + (MPI_Aint)off;
+    if (g->by_req) { /* ARMCII_QUIRK_BY_REQUEST: the request, not a flush */
+        MPI_Request q;
+        ARMCII_MPI(MPI_Rput(src, bytes, MPI_BYTE, r, disp, bytes, MPI_BYTE, g->win, &q));
+        armcii_wait(&q);
+        return 1;
+    }
+    ARMCII_MPI(MPI_Put(src, bytes, MPI_BYTE, r, disp, bytes, MPI_BYTE, g->win));
     armcii_gmr_count_write(g, r, 0);
     /* armcii_gmr_complete_win without its poke (fast_target excluded it) */
     if (ARMCII_UNLIKELY(armcii_gmr_state.no_flush_local))
@@ -83,8 +91,14 @@ static inline int fast_get(const void *src, void *dst, int bytes, int proc, int 
     }
     if (!blocking || ARMCII_UNLIKELY(armcii_gmr_state.yield_rma))
         return 0;
-    ARMCII_MPI(MPI_Get(dst, bytes, MPI_BYTE, r, g->disp_hdr + (MPI_Aint)off, bytes, MPI_BYTE,
-                       g->win));
+    MPI_Aint disp = g->disp_hdr + (MPI_Aint)off;
+    if (g->by_req) { /* ARMCII_QUIRK_BY_REQUEST: complete with the data */
+        MPI_Request q;
+        ARMCII_MPI(MPI_Rget(dst, bytes, MPI_BYTE, r, disp, bytes, MPI_BYTE, g->win, &q));
+        armcii_wait(&q);
+        return 1;
+    }
+    ARMCII_MPI(MPI_Get(dst, bytes, MPI_BYTE, r, disp, bytes, MPI_BYTE, g->win));
     ARMCII_MPI(MPI_Win_flush(r, g->win)); /* reads complete with flush (gmr_ops.c) */
     return 1;
 }

@@ -173,12 +173,12 @@ static const struct {
      "every get is completed by a flush; where waits yield, strided and vector gets are "
      "MPI_Rget_accumulate(MPI_NO_OP), whose request completes with the data; "
      "tests/mpi/rget_dtype_repro.c"},
-    {ARMCII_QUIRK_FOP_BY_REQUEST, "FOP_BY_REQUEST", 1, -1,
-     "Open MPI 4, osc/rdma window (a cost, not a bug): MPI_Win_flush runs a progress "
-     "pass after MPI_Fetch_and_op has already returned its result",
-     "ARMCI_Rmw's fetch-and-adds go as MPI_Rget_accumulate + MPI_Wait and are completed "
-     "remotely by the next read of the target or fence (single-threaded runs); "
-     "benchmarks/bench_fop_forms.c"},
+    {ARMCII_QUIRK_BY_REQUEST, "BY_REQUEST", 1, -1,
+     "Open MPI 4, osc/rdma window (a cost, not a bug): operations are done when their "
+     "call returns, and MPI_Win_flush(_local) still runs a progress pass",
+     "put, get, accumulate and ARMCI_Rmw's fetch-and-add go in request-based form and "
+     "complete locally by MPI_Wait, without a flush (single-threaded runs); "
+     "benchmarks/bench_rma_forms.c, bench_fop_forms.c"},
 };
 #define N_QUIRKS (int)(sizeof quirk_rows / sizeof quirk_rows[0])
 
@@ -200,7 +200,7 @@ static const char *in_force(int i, const info_win_t w[INFO_NWIN])
         return !(armcii_quirks() & bit) ? "no"
                : armcii_gmr_facts().rget_acc ? "yes (waits yield)"
                                              : "no (waits do not yield: gets complete by flush)";
-    if (bit == ARMCII_QUIRK_FOP_BY_REQUEST) {
+    if (bit == ARMCII_QUIRK_BY_REQUEST) {
         int any = 0;
         for (int k = 0; k < INFO_NWIN; k++)
             any |= w[k].ok && (w[k].quirks & bit);

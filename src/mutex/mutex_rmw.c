@@ -16,7 +16,7 @@
  * (benchmarks/results/design_measurements.txt, "rmw completion").
  * One exception: a fetch-and-add (a task counter, which nobody reads but
  * through atomics) on a window where a request completes it faster than a
- * flush (ARMCII_QUIRK_FOP_BY_REQUEST, NWChem's nxtval across nodes) is
+ * flush (ARMCII_QUIRK_BY_REQUEST, NWChem's nxtval across nodes) is
  * only locally complete, its target marked as written (gmr_ops.c).
  */
 #include <string.h>

@@ -35,7 +35,7 @@ grep -Eq '^ +ARMCI_VERBOSE += 1 +\(environment\)$' "$tmp/out" ||
     bad "ARMCI_VERBOSE not reported as 1 from the environment"
 grep -Eq '^ +ARMCI_NODE_LOCAL += on +\(default\)$' "$tmp/out" ||
     bad "ARMCI_NODE_LOCAL not reported as the default (on)"
-for q in ACC_DTYPE_SPLIT WIN_POKE DYNWIN_BROKEN NO_FLUSH_LOCAL FOP_BY_REQUEST; do
+for q in ACC_DTYPE_SPLIT WIN_POKE DYNWIN_BROKEN NO_FLUSH_LOCAL BY_REQUEST; do
     grep -Eq "^ +$q +: (on|off)" "$tmp/out" || bad "quirk $q not reported"
 done
 for w in MPI_Win_allocate_shared MPI_Win_allocate MPI_Win_create MPI_Win_create_dynamic; do
