@@ -169,16 +169,14 @@ int armcii_win_quirks(MPI_Win win)
      * processes outnumber cores.  The request-based forms (MPI_Rput,
      * MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate) return requests that
      * are complete, or complete them in MPI_Wait, which runs no progress on
-     * a complete one: with 4 processes over 2 cores a put took 0.41x,
-     * a get 0.37x, an accumulate 0.58x and a fetch-and-add 0.79x the time
-     * of the call + flush (0.93x with 2 processes for the add).  Not for
-     * osc/ucx (its fetch-and-add request form took 2.27x: it completes the
-     * request with a flush of its own), MPICH 4.0 (1.44x with 2 processes),
-     * nor osc/pt2pt (0.80x for the add, but its flush quirk above makes
-     * waits on its requests a risk); Open MPI 5's source has the same loop,
-     * unmeasured.  Both forms are correct everywhere
-     * (benchmarks/bench_fop_forms.c, bench_rma_forms.c;
-     * benchmarks/results/rmw_request.2core.txt, rma_request.2core.txt). */
+     * a complete one, so they cost less there.  osc/ucx's request forms
+     * cost more (it completes a request with a flush of its own), MPICH
+     * 4.0's are mixed, and osc/pt2pt's flush quirk above makes waits on
+     * its requests a risk; Open MPI 5's source has the same loop,
+     * unmeasured.  Both forms are correct everywhere.  The raw forms side
+     * by side: benchmarks/bench_fop_forms.c, bench_rma_forms.c; figures in
+     * docs/mpi-notes.md and benchmarks/results/rmw_request.2core.txt,
+     * rma_request.2core.txt. */
     if (osc == ARMCII_OSC_RDMA && id->major == 4)
         q |= ARMCII_QUIRK_BY_REQUEST;
     if (q & ARMCII_QUIRK_FLUSH_ALL_EARLY) {

@@ -73,7 +73,7 @@ static void drain(nb_slot_t *s, int proc)
     for (int i = 0; i < s->n; i++) {
         if (proc < 0 || s->dest[i].abs == proc)
             armcii_gmr_complete_win(s->dest[i].win, s->dest[i].rank, s->dest[i].reads,
-                                    s->dest[i].gmr->by_req && s->dest[i].win == s->dest[i].gmr->win);
+                                    armcii_gmr_win_by_req(s->dest[i].gmr, s->dest[i].win));
         else
             s->dest[k++] = s->dest[i];
     }

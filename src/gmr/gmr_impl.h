@@ -184,6 +184,12 @@ static inline void armcii_gmr_count_write(armcii_gmr_t *g, int r, int p)
     if (ARMCII_UNLIKELY(g->wcnt != NULL))
         __atomic_add_fetch(&g->wcnt[2 * r + p], 1, __ATOMIC_RELEASE);
 }
+/* Whether operations on win take the request forms and complete by their
+ * requests alone: g's own window where it has ARMCII_QUIRK_BY_REQUEST. */
+static inline int armcii_gmr_win_by_req(const armcii_gmr_t *g, MPI_Win win)
+{
+    return g->by_req && win == g->win;
+}
 /* Threaded run: writes to g's rank r on path p not yet known complete. */
 static inline int armcii_gmr_path_pending(const armcii_gmr_t *g, int r, int p)
 {

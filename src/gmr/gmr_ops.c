@@ -156,7 +156,7 @@ static void xfer_am(const armcii_target_t *t, int put, void *buf, int scount,
  * requests alone, armcii_gmr_complete_win). */
 static inline int by_req(const armcii_target_t *t)
 {
-    return t->gmr->by_req && t->win == t->gmr->win;
+    return armcii_gmr_win_by_req(t->gmr, t->win);
 }
 
 static inline int req_forms(const armcii_target_t *t)
