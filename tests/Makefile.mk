@@ -126,7 +126,7 @@ check-ghost:
 	  TEST_VIRTUAL_NODE_SIZE=2 \
 	  MPI_SHELL_TESTS="tests/mpi/test_badinput.sh tests/mpi/test_abort_output.sh tests/mpi/test_ghost_userdeath.sh benchmarks/ga/test_ga_bench.sh \
 	    tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh \
-	    tests/mpi/test_threads_init.sh"
+	    tests/mpi/test_threads_init.sh tests/mpi/test_by_request.sh"
 # The ghost build under MPICH, in CI (tools/check-all.sh): the ghost tests
 # (memory pools, world hiding in C and Fortran, redirection, switching
 # under load, Fortran GA, processes that die) in mode vn2 only, to keep

@@ -342,11 +342,8 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */
     /* threaded runs keep the flushes: the request list (gmr_yield.c) is
      * the process's own, and an atomic ordered after a put needs the bits.
-     * So do runs with ghosts: there the automatic mode stopped seeing the
-     * users' calls (test_ghost_idle's users reported no time in calls, and
-     * it never switched off); not understood yet, so not taken. */
-    g->by_req = (wq & ARMCII_QUIRK_BY_REQUEST) && !armcii_state.threaded &&
-                !armcii_gmr_ghost_usable();
+     * Operations sent to ghosts use the ghosts' windows, which keep them. */
+    g->by_req = (wq & ARMCII_QUIRK_BY_REQUEST) && !armcii_state.threaded;
     fill_slices(g, size ? mybase : NULL, size);
     armcii_gmr_ghost_created(g);
     list_link(g);

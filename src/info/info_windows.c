@@ -177,7 +177,7 @@ static const struct {
      "Open MPI 4, osc/rdma window (a cost, not a bug): operations are done when their "
      "call returns, and MPI_Win_flush(_local) still runs a progress pass",
      "put, get, accumulate and ARMCI_Rmw's fetch-and-add go in request-based form and "
-     "complete locally by MPI_Wait, without a flush (single-threaded runs without ghosts); "
+     "complete locally by MPI_Wait, without a flush (single-threaded runs); "
      "benchmarks/bench_rma_forms.c, bench_fop_forms.c"},
 };
 #define N_QUIRKS (int)(sizeof quirk_rows / sizeof quirk_rows[0])
@@ -206,8 +206,7 @@ static const char *in_force(int i, const info_win_t w[INFO_NWIN])
             any |= w[k].ok && (w[k].quirks & bit);
         return !any ? "no"
                : armcii_state.threaded ? "no (MPI_THREAD_MULTIPLE: a flush after each)"
-               : armcii_gmr_ghost_usable() ? "no (ghosts running: a flush after each)"
-                                           : "yes, on the window kinds above";
+                                       : "yes, on the window kinds above";
     }
     if (bit == ARMCII_QUIRK_NO_FLUSH_LOCAL)
         return !armcii_gmr_facts().no_flush_local ? "no"

@@ -8,7 +8,9 @@
 # library identified Open MPI 4 with osc/rdma as the component, and nowhere
 # else (MPICH, osc/ucx, osc/pt2pt keep the calls + flush).  Mode vn2 only:
 # the other modes' regions are node-shared windows or forced components,
-# which the three programs themselves cover.
+# which the three programs themselves cover.  make check-ghost runs it too:
+# with ghosts the regions' own windows take the forms (operations sent to
+# ghosts keep the ghosts' windows and their flushes).
 case ${ARMCI_TEST_MODE:-on} in vn2) ;; *) echo "SKIP: runs in mode vn2"; exit 77 ;; esac
 dir=${TESTS_BUILDDIR:-tests}/mpi
 runner=${TEST_RUNNER:-mpiexec --allow-run-as-root --oversubscribe -n}
