@@ -49,7 +49,7 @@ done
 for f in "$dir"/nwchem_tce_vnodes.*.2core.txt; do
     nwchem_rows "$f" TCE \
         "4 processes as 2 nodes of 2|armci:vn2|armci:ghost-on-vn2|mpi-pr:native-vn2|-" \
-        "4 processes as 4 nodes of 1|armci:vn1|-|mpi-pr:native-vn1|-"
+        "4 processes as 4 nodes of 1|armci:vn1|armci:ghost-on-vn1|mpi-pr:native-vn1|-"
 done
 # GA kernels: a few rows of ga-compare's table (4 processes)
 for f in "$dir"/ga_vnodes.*.2core.txt; do
