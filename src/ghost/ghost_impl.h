@@ -24,6 +24,9 @@ typedef struct {
                            * (mine: base; NULL where it could not be mapped) */
 } armcii_ghost_pool_t;
 
+/* Writes to ghosts whose sends may still be incomplete (ghost_am.c). */
+enum { ARMCII_AM_PEND_MAX = 32 };
+
 /* ---- module state: the one global of src/ghost ---- */
 typedef struct {
     int ghosts_on;             /* ghosts exist in this job */
@@ -59,6 +62,9 @@ typedef struct {
     unsigned long *am_applied; /* user: by ghost, how many of them a fence saw applied */
     unsigned long am_sent;     /* user: requests sent to ghosts */
     unsigned long am_seq;      /* user: reply tags handed out */
+    MPI_Request am_pend[ARMCII_AM_PEND_MAX]; /* user: writes sent, sends not complete yet */
+    void *am_pend_msg[ARMCII_AM_PEND_MAX];   /* their messages, freed on completion */
+    int am_npend;
     void *am_buf;              /* ghost: the message being applied */
     size_t am_cap;
     char *am_rbuf;             /* ghost: a get's reply */

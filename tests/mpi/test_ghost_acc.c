@@ -155,6 +155,49 @@ static void put_get_round(void)
     free(ptr);
 }
 
+/* Many strided accumulates of 4x4 doubles (messages whose sends a ghost
+ * build leaves in flight, more of them than it keeps) to a process on the
+ * other node, read back at once without a fence, then by the owner after a
+ * barrier: reads after writes through a ghost must see every one. */
+#define INFLIGHT_ACCS 100
+static void writes_in_flight(void)
+{
+    enum { M = 4, W = M * M };
+    void **ptr = malloc(np * sizeof(void *));
+    ARMCI_Malloc(ptr, (size_t)np * W * sizeof(double));
+    memset(ptr[me], 0, (size_t)np * W * sizeof(double));
+    ARMCI_Barrier();
+    int t = (me + np / 2) % np; /* the other node when nodes split the ranks in halves */
+    double src[W], one = 1.0, back[W];
+    for (int i = 0; i < W; i++)
+        src[i] = me + 0.25 * i;
+    /* my slot of t: rows of M doubles, 2M apart (a strided patch) */
+    double *slot = (double *)ptr[t] + (size_t)me * W;
+    int sst[1] = {M * (int)sizeof(double)}, dst[1] = {2 * M * (int)sizeof(double)};
+    int cnt[2] = {M * (int)sizeof(double), M / 2};
+    for (int k = 0; k < INFLIGHT_ACCS; k++)
+        ARMCI_AccS(ARMCI_ACC_DBL, &one, src, sst, slot, dst, cnt, 1, t);
+    ARMCI_GetS(slot, dst, back, sst, cnt, 1, t);
+    for (int i = 0; i < W / 2; i++)
+        CHECK(back[i] == INFLIGHT_ACCS * src[i], "writes in flight: element %d of my patch at "
+              "%d reads %g right after %d accumulates, expected %g", i, t, back[i],
+              INFLIGHT_ACCS, INFLIGHT_ACCS * src[i]);
+    ARMCI_Barrier();
+    for (int p = 0; p < np; p++)
+        for (int r = 0; r < M / 2; r++)
+            for (int c = 0; c < M; c++) {
+                double got = ((double *)ptr[me])[(size_t)p * W + 2 * M * r + c];
+                double want = INFLIGHT_ACCS * (p + 0.25 * (M * r + c));
+                if ((p + np / 2) % np != me)
+                    want = 0; /* p aimed at another process */
+                CHECK(got == want, "writes in flight: owner reads %g at origin %d's row %d "
+                      "column %d, expected %g", got, p, r, c, want);
+            }
+    ARMCI_Barrier();
+    ARMCI_Free(ptr[me]);
+    free(ptr);
+}
+
 /* ARMCIX_Async_phase switches one live region between the paths (off, on,
  * off, automatic) and a region allocated while off follows later phases. */
 static void phases(void)
@@ -215,6 +258,7 @@ int main(int argc, char **argv)
     round_trip(1, 3);
     phases();
     put_get_round();
+    writes_in_flight();
     ARMCI_Finalize();
     int rc = tu_finish();
     MPI_Finalize();
