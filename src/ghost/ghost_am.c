@@ -68,10 +68,10 @@ static void drain(void)
 /* Messages up to this size are left in flight after their send starts.
  * Open MPI 4.1's shared-memory path completed a send of a 4x4 strided
  * accumulate (not of a 3x3 one) only once the ghost had taken it, so
- * waiting cost a round trip through the ghost per write: 7.2 us against
- * 1.9 (benchmarks/results/ghost_pending.ompi.2core.txt).  Larger
- * (rendezvous) messages still wait: some transports move them only with
- * the sender's progress. */
+ * waiting cost a round trip through the ghost per write
+ * (benchmarks/results/ghost_pending.ompi.2core.txt).  Larger (rendezvous)
+ * messages still wait: some transports move them only with the sender's
+ * progress. */
 enum { AM_PEND_BYTES = 4096 };
 
 void armcii_ghost_am_post(int ghost, armcii_ghost_am_t *h, size_t payload)

@@ -268,11 +268,11 @@ void armcii_gmr_progress(void)
  * read stale blocks). */
 void armcii_gmr_complete_win(MPI_Win win, int rank, int reads, int by_request)
 {
+    poke();
     if (by_request) { /* every operation there took a request: they are all */
         armcii_gmr_yield_wait(win, rank);
         return;
     }
-    poke();
     if (ARMCII_UNLIKELY(armcii_gmr_state.nyreq))
         armcii_gmr_yield_wait(win, rank);
     double t0 = armcii_gmr_mpiop_begin();
