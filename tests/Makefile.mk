@@ -45,6 +45,10 @@ tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 # counter, so it links the library's objects
 MPI_TESTS += tests/mpi/test_wait_yield
 tests_mpi_test_wait_yield_LDADD = libarmci_core.la
+# whether MPI yields when idle: the library's reading against MPI_T's
+MPI_SHELL_TESTS += tests/mpi/test_mpi_yields.sh
+check_PROGRAMS += tests/mpi/mpi_yields
+tests_mpi_mpi_yields_LDADD = libarmci_core.la
 tests_mpi_test_threads_LDADD = $(TEST_LIBS) -lpthread
 tests_mpi_test_threads_CFLAGS = $(AM_CFLAGS) -pthread
 include tests/iov.mk

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "common.h"
 #include "common_quirks.h"
 
@@ -18,7 +19,8 @@ static struct {
     int have_id;
     armcii_mpi_id_t id;
     int quirks;              /* -1 until decided */
-} q_state = {0, {0, 0, 0, 0, ""}, -1};
+    int yields;              /* -1 until read (armcii_mpi_yields_when_idle) */
+} q_state = {0, {0, 0, 0, 0, ""}, -1, -1};
 
 /* The one version parser: "Open MPI v4.1.4, ..." or "MPICH Version: 4.0.2 ...". */
 static void parse_id(const char *lib, armcii_mpi_id_t *id)
@@ -226,6 +228,85 @@ static int cvar_set(const char *name)
     return set;
 }
 
+int armcii_mpi_yields_when_idle_mpit(void)
+{
+    if (armcii_mpi_id()->impl != ARMCII_MPI_OMPI)
+        return 0;
+    return cvar_set("mpi_yield_when_idle");
+}
+
+/* Open MPI's MCA boolean spellings; -1 for anything else. */
+static int mca_bool(const char *v)
+{
+    static const char *const yes[] = {"true", "yes", "enabled"}, *const no[] = {"false", "no",
+                                                                                 "disabled"};
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end != v && *end == '\0')
+        return n != 0;
+    for (int i = 0; i < 3; i++) {
+        if (!strcasecmp(v, yes[i]))
+            return 1;
+        if (!strcasecmp(v, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
+/* Whether the MCA parameter file `path` sets mpi_yield_when_idle. */
+static int file_sets_yield(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t");
+        found = !strncmp(p, "mpi_yield_when_idle", strlen("mpi_yield_when_idle"));
+    }
+    fclose(f);
+    return found;
+}
+
+/* Whether a parameter file Open MPI reads by default may set the value:
+ * the user's list (OMPI_MCA_mca_base_param_files) or the user's file, and
+ * the site's files in the directories an install is commonly found by. */
+static int param_files_set_yield(void)
+{
+    char path[4096];
+    const char *list = getenv("OMPI_MCA_mca_base_param_files"), *home = getenv("HOME");
+    if (list) {
+        for (const char *p = list; *p;) {
+            size_t n = strcspn(p, ",:");
+            if (n > 0 && n < sizeof path) {
+                memcpy(path, p, n);
+                path[n] = '\0';
+                if (file_sets_yield(path))
+                    return 1;
+            }
+            p += n + (p[n] != '\0');
+        }
+    } else if (home) {
+        snprintf(path, sizeof path, "%s/.openmpi/mca-params.conf", home);
+        if (file_sets_yield(path))
+            return 1;
+    }
+    const char *sys = getenv("OPAL_SYSCONFDIR"), *prefix = getenv("OPAL_PREFIX");
+    const char *dirs[] = {sys, NULL, "/etc/openmpi", "/etc"};
+    char pdir[4096];
+    if (prefix && snprintf(pdir, sizeof pdir, "%s/etc", prefix) < (int)sizeof pdir)
+        dirs[1] = pdir;
+    static const char *const names[] = {"openmpi-mca-params.conf",
+                                        "openmpi-mca-params-override.conf"};
+    for (int d = 0; d < 4; d++)
+        for (int i = 0; dirs[d] && i < 2; i++)
+            if (snprintf(path, sizeof path, "%s/%s", dirs[d], names[i]) < (int)sizeof path &&
+                file_sets_yield(path))
+                return 1;
+    return 0;
+}
+
 int armcii_mpi_yields_when_idle(void)
 {
     /* Open MPI yields in opal_progress when mpi_yield_when_idle is set,
@@ -233,10 +314,30 @@ int armcii_mpi_yields_when_idle(void)
      * default device spins (bench_async with ghosts pinned beside a
      * waiting origin: the origin kept the core for whole time slices while
      * a yielding ghost waited; benchmarks/results/design_measurements.txt,
-     * "MPICH spins"). */
-    if (armcii_mpi_id()->impl != ARMCII_MPI_OMPI)
-        return 0;
-    return cvar_set("mpi_yield_when_idle");
+     * "MPICH spins").
+     * Reading the variable through MPI_T costs Open MPI 4.1 0.2 s of CPU
+     * per process (MPI_T_init_thread registers every component's
+     * variables), a tenth of a short NWChem run on a crowded host.  Where
+     * the launcher's environment decides it, it is read there instead:
+     * OMPI_MCA_mpi_yield_when_idle outranks parameter files; in 4.1 the
+     * variable defaults to mpi_oversubscribe, which mpirun passes as
+     * OMPI_MCA_mpi_oversubscribe, unless a parameter file sets it (then,
+     * and in Open MPI 5, which takes oversubscription from PMIx, MPI_T).
+     * tests/mpi/test_mpi_yields.sh checks both ways agree. */
+    if (q_state.yields >= 0)
+        return q_state.yields;
+    const armcii_mpi_id_t *id = armcii_mpi_id();
+    int v = -1;
+    if (id->impl == ARMCII_MPI_OMPI && id->major == 4 && id->minor >= 1) {
+        const char *set = getenv("OMPI_MCA_mpi_yield_when_idle");
+        const char *over = getenv("OMPI_MCA_mpi_oversubscribe");
+        if (set)
+            v = mca_bool(set);
+        else if (over && !param_files_set_yield())
+            v = mca_bool(over);
+    }
+    q_state.yields = v >= 0 ? v : armcii_mpi_yields_when_idle_mpit();
+    return q_state.yields;
 }
 
 void armcii_quirks_log(void)

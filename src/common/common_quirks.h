@@ -58,7 +58,10 @@ const char *armcii_no_windows_hint(void);
 /* Log the decisions once (ARMCI_VERBOSE). */
 void armcii_quirks_log(void);
 /* Whether this MPI's waiting calls give the core away (sched_yield) when
- * they find nothing to do; PMPI and MPI_T only, for the ghost layer. */
+ * they find nothing to do; read once, from the launcher's environment where
+ * it decides, else through MPI_T; PMPI only, for the ghost layer. */
 int armcii_mpi_yields_when_idle(void);
+/* The same read through MPI_T every time (tests compare the two). */
+int armcii_mpi_yields_when_idle_mpit(void);
 
 #endif /* ARMCI_COMMON_QUIRKS_H */
