@@ -65,6 +65,7 @@ typedef struct {
     MPI_Request am_pend[ARMCII_AM_PEND_MAX]; /* user: writes sent, sends not complete yet */
     void *am_pend_msg[ARMCII_AM_PEND_MAX];   /* their messages, freed on completion */
     int am_npend;
+    size_t am_pend_bytes;      /* user: their sizes together */
     void *am_buf;              /* ghost: the message being applied */
     size_t am_cap;
     char *am_rbuf;             /* ghost: a get's reply */

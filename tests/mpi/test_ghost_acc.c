@@ -155,47 +155,53 @@ static void put_get_round(void)
     free(ptr);
 }
 
-/* Many strided accumulates of 4x4 doubles (messages whose sends a ghost
- * build leaves in flight, more of them than it keeps) to a process on the
- * other node, read back at once without a fence, then by the owner after a
+/* Many strided accumulates of m x m/2 doubles (messages whose sends a
+ * ghost build leaves in flight, more of them than it keeps, by count at
+ * m = 4, by bytes at m = 100; at m = 256, 256 KiB, just over the size it
+ * leaves) to a process on the other
+ * node, read back at once without a fence, then by the owner after a
  * barrier: reads after writes through a ghost must see every one. */
 #define INFLIGHT_ACCS 100
-static void writes_in_flight(void)
+static void writes_in_flight(int m)
 {
-    enum { M = 4, W = M * M };
+    const int w = m * m;
     void **ptr = malloc(np * sizeof(void *));
-    ARMCI_Malloc(ptr, (size_t)np * W * sizeof(double));
-    memset(ptr[me], 0, (size_t)np * W * sizeof(double));
+    double *src = malloc((size_t)w * sizeof(double)), *back = malloc((size_t)w * sizeof(double));
+    CHECK(ptr && src && back, "writes in flight (m %d): out of memory", m);
+    ARMCI_Malloc(ptr, (size_t)np * w * sizeof(double));
+    memset(ptr[me], 0, (size_t)np * w * sizeof(double));
     ARMCI_Barrier();
     int t = (me + np / 2) % np; /* the other node when nodes split the ranks in halves */
-    double src[W], one = 1.0, back[W];
-    for (int i = 0; i < W; i++)
+    double one = 1.0;
+    for (int i = 0; i < w; i++)
         src[i] = me + 0.25 * i;
-    /* my slot of t: rows of M doubles, 2M apart (a strided patch) */
-    double *slot = (double *)ptr[t] + (size_t)me * W;
-    int sst[1] = {M * (int)sizeof(double)}, dst[1] = {2 * M * (int)sizeof(double)};
-    int cnt[2] = {M * (int)sizeof(double), M / 2};
+    /* my slot of t: rows of m doubles, 2m apart (a strided patch) */
+    double *slot = (double *)ptr[t] + (size_t)me * w;
+    int sst[1] = {m * (int)sizeof(double)}, dst[1] = {2 * m * (int)sizeof(double)};
+    int cnt[2] = {m * (int)sizeof(double), m / 2};
     for (int k = 0; k < INFLIGHT_ACCS; k++)
         ARMCI_AccS(ARMCI_ACC_DBL, &one, src, sst, slot, dst, cnt, 1, t);
     ARMCI_GetS(slot, dst, back, sst, cnt, 1, t);
-    for (int i = 0; i < W / 2; i++)
-        CHECK(back[i] == INFLIGHT_ACCS * src[i], "writes in flight: element %d of my patch at "
-              "%d reads %g right after %d accumulates, expected %g", i, t, back[i],
+    for (int i = 0; i < w / 2; i++)
+        CHECK(back[i] == INFLIGHT_ACCS * src[i], "writes in flight (m %d): element %d of my "
+              "patch at %d reads %g right after %d accumulates, expected %g", m, i, t, back[i],
               INFLIGHT_ACCS, INFLIGHT_ACCS * src[i]);
     ARMCI_Barrier();
     for (int p = 0; p < np; p++)
-        for (int r = 0; r < M / 2; r++)
-            for (int c = 0; c < M; c++) {
-                double got = ((double *)ptr[me])[(size_t)p * W + 2 * M * r + c];
-                double want = INFLIGHT_ACCS * (p + 0.25 * (M * r + c));
+        for (int r = 0; r < m / 2; r++)
+            for (int c = 0; c < m; c++) {
+                double got = ((double *)ptr[me])[(size_t)p * w + 2 * m * r + c];
+                double want = INFLIGHT_ACCS * (p + 0.25 * (m * r + c));
                 if ((p + np / 2) % np != me)
                     want = 0; /* p aimed at another process */
-                CHECK(got == want, "writes in flight: owner reads %g at origin %d's row %d "
-                      "column %d, expected %g", got, p, r, c, want);
+                CHECK(got == want, "writes in flight (m %d): owner reads %g at origin %d's row "
+                      "%d column %d, expected %g", m, got, p, r, c, want);
             }
     ARMCI_Barrier();
     ARMCI_Free(ptr[me]);
     free(ptr);
+    free(src);
+    free(back);
 }
 
 /* ARMCIX_Async_phase switches one live region between the paths (off, on,
@@ -258,7 +264,9 @@ int main(int argc, char **argv)
     round_trip(1, 3);
     phases();
     put_get_round();
-    writes_in_flight();
+    writes_in_flight(4);
+    writes_in_flight(100); /* 40 KiB messages */
+    writes_in_flight(256); /* 256 KiB + the header: waited for */
     ARMCI_Finalize();
     int rc = tu_finish();
     MPI_Finalize();
