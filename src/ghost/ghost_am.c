@@ -66,16 +66,22 @@ static void drain(void)
     GH.am_pend_bytes = 0;
 }
 
-/* Messages up to AM_PEND_BYTES, and up to AM_PEND_TOTAL of them together,
- * are left in flight after their send starts.  Waiting cost a round trip
- * through the ghost per write: Open MPI 4.1's shared-memory path completed
- * the send of a 4x4 strided accumulate (not of a 3x3 one) only once the
- * ghost had taken it, and MPICH 4.0 completed a 16 KiB one only after
- * 190 us (benchmarks/results/ghost_pending.ompi.2core.txt,
+/* Writes are left in flight after their send starts: up to AM_PEND_BYTES
+ * each to a ghost on this host, AM_PEND_REMOTE to one elsewhere, and up to
+ * AM_PEND_TOTAL together.  Waiting cost a round trip through the ghost per
+ * write: Open MPI 4.1's shared-memory path completed the send of a 4x4
+ * strided accumulate (not of a 3x3 one) only once the ghost had taken it,
+ * and MPICH 4.0 completed a 16 KiB one only after 190 us
+ * (benchmarks/results/ghost_pending.ompi.2core.txt,
  * ghost_pending_large.2core.txt).  The message is the origin's copy, so
- * nothing waits for the send but the memory it holds, which the totals
- * bound; larger messages still wait. */
-enum { AM_PEND_BYTES = 256 * 1024, AM_PEND_TOTAL = 1024 * 1024 };
+ * nothing waits for the send but the memory it holds.  A ghost takes a
+ * message in one blocking receive, and a large one on a transport that
+ * moves the data only with the sender's progress (TCP between hosts, say)
+ * would hold the ghost until its origin next enters MPI; between processes
+ * of one host both MPIs let the receiver take it alone (a ghost served
+ * others within 5 ms while a 128 KiB write's origin computed for 300 ms,
+ * same file), so only there do large writes stay in flight. */
+enum { AM_PEND_BYTES = 256 * 1024, AM_PEND_REMOTE = 4096, AM_PEND_TOTAL = 1024 * 1024 };
 
 void armcii_ghost_am_post(int ghost, armcii_ghost_am_t *h, size_t payload)
 {
@@ -87,7 +93,7 @@ void armcii_ghost_am_post(int ghost, armcii_ghost_am_t *h, size_t payload)
                           GH.am_comm, &req));
     __atomic_add_fetch(&GH.am_sent, 1, __ATOMIC_RELAXED);
     size_t bytes = sizeof *h + payload;
-    if (!armcii_state.threaded && bytes <= AM_PEND_BYTES) {
+    if (!armcii_state.threaded && bytes <= (GH.am_local[ghost] ? AM_PEND_BYTES : AM_PEND_REMOTE)) {
         /* counted now: MPI matches one process's messages to a ghost in
          * the order sent, so a later fence's request comes after this */
         __atomic_add_fetch(&GH.am_posted[ghost], 1, __ATOMIC_RELEASE);
@@ -383,8 +389,27 @@ void armcii_ghost_am_setup(void)
     ARMCII_MPI(PMPI_Comm_size(GH.pworld, &GH.am_nranks));
     GH.am_posted = calloc((size_t)GH.am_nranks, sizeof *GH.am_posted);
     GH.am_applied = calloc((size_t)GH.am_nranks, sizeof *GH.am_applied);
-    if (!GH.am_posted || !GH.am_applied)
+    GH.am_local = calloc((size_t)GH.am_nranks, 1);
+    MPI_Comm host;
+    ARMCII_MPI(PMPI_Comm_split_type(GH.am_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
+    int n;
+    ARMCII_MPI(PMPI_Comm_size(host, &n));
+    int *mine = malloc((size_t)n * sizeof(int)), *all = malloc((size_t)n * sizeof(int));
+    if (!GH.am_posted || !GH.am_applied || !GH.am_local || !mine || !all)
         armcii_error("MPI_Init (ghost layout)", "out of memory");
+    MPI_Group hg, wg;
+    ARMCII_MPI(PMPI_Comm_group(host, &hg));
+    ARMCII_MPI(PMPI_Comm_group(GH.am_comm, &wg));
+    for (int i = 0; i < n; i++)
+        mine[i] = i;
+    ARMCII_MPI(PMPI_Group_translate_ranks(hg, n, mine, wg, all));
+    for (int i = 0; i < n; i++)
+        GH.am_local[all[i]] = 1;
+    ARMCII_MPI(PMPI_Group_free(&hg));
+    ARMCII_MPI(PMPI_Group_free(&wg));
+    ARMCII_MPI(PMPI_Comm_free(&host));
+    free(mine);
+    free(all);
 }
 
 void armcii_ghost_am_free(void)
@@ -393,6 +418,8 @@ void armcii_ghost_am_free(void)
     ARMCII_MPI(PMPI_Comm_free(&GH.am_comm));
     free(GH.am_posted);
     free(GH.am_applied);
+    free(GH.am_local);
+    GH.am_local = NULL;
     free(GH.am_buf);
     free(GH.am_rbuf);
     GH.am_posted = GH.am_applied = NULL;

@@ -58,6 +58,7 @@ typedef struct {
     int *chunk_urank;          /* user: its members' user-world ranks */
     MPI_Comm am_comm;          /* messages to ghosts (ghost_am.c): dup of pworld */
     int am_nranks;             /* pworld's size */
+    unsigned char *am_local;   /* by pworld rank: on this (real) host */
     unsigned long *am_posted;  /* user: by ghost, writes sent to it */
     unsigned long *am_applied; /* user: by ghost, how many of them a fence saw applied */
     unsigned long am_sent;     /* user: requests sent to ghosts */
