@@ -149,9 +149,12 @@ static void auto_off_then_on(void **ptr)
          * gets are cheap and some users' are cheaper (request-based
          * completion, 2-6 us), the faster users waited for the others in the
          * allreduce, outside the library, and the users spent only half
-         * the time in calls, below the threshold */
+         * the time in calls, below the threshold.  A user already switched
+         * off keeps getting too: waiting in the allreduce instead (MPICH
+         * spins there, holding a core) it spent the window outside calls,
+         * and the round that saw it so switched it on again */
         double t1 = MPI_Wtime();
-        while (MPI_Wtime() - t1 < 0.2 && armcii_adapt_redirecting() != 0)
+        while (MPI_Wtime() - t1 < 0.2)
             for (int k = 0; k < 100; k++)
                 ARMCI_Get(ptr[peer], &x, sizeof x, peer);
         mine = armcii_adapt_redirecting() == 0;
