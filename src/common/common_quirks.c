@@ -315,9 +315,9 @@ int armcii_mpi_yields_when_idle(void)
      * waiting origin: the origin kept the core for whole time slices while
      * a yielding ghost waited; benchmarks/results/design_measurements.txt,
      * "MPICH spins").
-     * Reading the variable through MPI_T costs Open MPI 4.1 0.2 s of CPU
-     * per process (MPI_T_init_thread registers every component's
-     * variables), a tenth of a short NWChem run on a crowded host.  Where
+     * Opening MPI_T costs Open MPI 4.1 a noticeable part of a short run's
+     * start-up (MPI_T_init_thread registers every component's variables;
+     * docs/mpi-notes.md, "tools interface").  Where
      * the launcher's environment decides it, it is read there instead:
      * OMPI_MCA_mpi_yield_when_idle outranks parameter files; in 4.1 the
      * variable defaults to mpi_oversubscribe, which mpirun passes as

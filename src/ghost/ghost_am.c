@@ -69,18 +69,16 @@ static void drain(void)
 /* Writes are left in flight after their send starts: up to AM_PEND_BYTES
  * each to a ghost on this host, AM_PEND_REMOTE to one elsewhere, and up to
  * AM_PEND_TOTAL together.  Waiting cost a round trip through the ghost per
- * write: Open MPI 4.1's shared-memory path completed the send of a 4x4
- * strided accumulate (not of a 3x3 one) only once the ghost had taken it,
- * and MPICH 4.0 completed a 16 KiB one only after 190 us
+ * write: Open MPI 4.1's shared-memory path completed a send only once the
+ * ghost had taken the message, and MPICH 4.0 completed large ones late
  * (benchmarks/results/ghost_pending.ompi.2core.txt,
  * ghost_pending_large.2core.txt).  The message is the origin's copy, so
  * nothing waits for the send but the memory it holds.  A ghost takes a
  * message in one blocking receive, and a large one on a transport that
  * moves the data only with the sender's progress (TCP between hosts, say)
  * would hold the ghost until its origin next enters MPI; between processes
- * of one host both MPIs let the receiver take it alone (a ghost served
- * others within 5 ms while a 128 KiB write's origin computed for 300 ms,
- * same file), so only there do large writes stay in flight. */
+ * of one host both MPIs let the receiver take it alone (measured in the
+ * second file), so only there do large writes stay in flight. */
 enum { AM_PEND_BYTES = 256 * 1024, AM_PEND_REMOTE = 4096, AM_PEND_TOTAL = 1024 * 1024 };
 
 void armcii_ghost_am_post(int ghost, armcii_ghost_am_t *h, size_t payload)
@@ -389,27 +387,9 @@ void armcii_ghost_am_setup(void)
     ARMCII_MPI(PMPI_Comm_size(GH.pworld, &GH.am_nranks));
     GH.am_posted = calloc((size_t)GH.am_nranks, sizeof *GH.am_posted);
     GH.am_applied = calloc((size_t)GH.am_nranks, sizeof *GH.am_applied);
-    GH.am_local = calloc((size_t)GH.am_nranks, 1);
-    MPI_Comm host;
-    ARMCII_MPI(PMPI_Comm_split_type(GH.am_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
-    int n;
-    ARMCII_MPI(PMPI_Comm_size(host, &n));
-    int *mine = malloc((size_t)n * sizeof(int)), *all = malloc((size_t)n * sizeof(int));
-    if (!GH.am_posted || !GH.am_applied || !GH.am_local || !mine || !all)
+    GH.am_local = calloc((size_t)GH.am_nranks, 1); /* filled by place(), ghost_init.c */
+    if (!GH.am_posted || !GH.am_applied || !GH.am_local)
         armcii_error("MPI_Init (ghost layout)", "out of memory");
-    MPI_Group hg, wg;
-    ARMCII_MPI(PMPI_Comm_group(host, &hg));
-    ARMCII_MPI(PMPI_Comm_group(GH.am_comm, &wg));
-    for (int i = 0; i < n; i++)
-        mine[i] = i;
-    ARMCII_MPI(PMPI_Group_translate_ranks(hg, n, mine, wg, all));
-    for (int i = 0; i < n; i++)
-        GH.am_local[all[i]] = 1;
-    ARMCII_MPI(PMPI_Group_free(&hg));
-    ARMCII_MPI(PMPI_Group_free(&wg));
-    ARMCII_MPI(PMPI_Comm_free(&host));
-    free(mine);
-    free(all);
 }
 
 void armcii_ghost_am_free(void)

@@ -155,6 +155,8 @@ static int place(int g, int vn, int *chunk_users, node_view_t *nv)
         nv->ghost_line = base + users + pos % g;
     }
     bind_users(prank + base, users, g, pos - users);
+    for (int i = 0; i < nsize; i++) /* am_comm is pworld's dup: the same ranks */
+        GH.am_local[prank[i]] = 1;
     free(prank);
     *chunk_users = users;
     return chunk;
