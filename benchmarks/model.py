@@ -3,36 +3,52 @@
 
 A test's time over N nodes is its one-node time plus, for every operation
 class, the operations that now cross a node boundary times what crossing
-adds to one:
+adds to one, plus what the task counter's self-scheduling adds:
 
-    T(cfg) = T_on + comp * (share(cfg) - 1) + sum_c n_c * f(cfg) * (cost_c(cfg) - cost_c(on))
+    T(cfg) = T_on + comp * (share(cfg) - 1)
+             + sum_c n_c * f_c(cfg) * (cost_c(cfg) - cost_c(on)) + counter(cfg)
 
   T_on      the test's measured time on one node (the median of config
             armci:on in MEASURED; it holds launch and start-up too), or its
             profile's wall time where MEASURED has no armci:on;
-  n_c       operations of class c per process, from the test's one-node
-            profile (tools/apps/nwchem-profile.sh, mode on);
-  f(cfg)    the share of them that take the MPI path to another node's
-            cost: for gets, puts and noncontiguous transfers, those whose
-            target is another process (1 - s_c, s_c the class's share aimed
-            at the process itself, counted by the profile's "where" lines;
-            1/P without them) on another node, (P - k) / (P - 1) of them
-            with P processes in nodes of k and the other targets equally
-            likely; for accumulates and read-modify-writes all of them,
-            wherever their target: the library sends every atomic operation
-            on a region that spans nodes through one path, the MPI's (or
-            the ghosts'), its own process's included, so that MPI keeps
-            them atomic (docs/architecture.md, ARMCI_Acc: CPU atomics only
-            for a region whose processes all share the node);
+  n_c       operations of class c (get, put, acc, noncontiguous) per
+            process, from the test's one-node profile
+            (tools/apps/nwchem-profile.sh, mode on);
+  f_c(cfg)  the share of them that take the MPI path (or a ghost) to
+            another node: those whose target is another process (1 - s_c,
+            s_c the class's share aimed at the process itself, counted by
+            the profile's "where" lines; 1/P without them) on another node,
+            (P - k) / (P - 1) of them with P processes in nodes of k and the
+            other targets equally likely.  Accumulates of the plain build
+            take the MPI path wherever their target, its own process's
+            included: the library sends every atomic operation on a region
+            that spans nodes through one path, so that MPI keeps them atomic
+            (docs/architecture.md, ARMCI_Acc).  The ghost build's node
+            members and ghosts share the node's memory and apply atomics
+            with the CPU, so only those aimed at another node cross;
   cost_c    one operation of class c with every process issuing at once
             (benchmarks/ga/ga_classes.c through benchmarks/ga/ga-vnodes.sh),
             in the configuration and on one node, at the size nearest the
             test's mean bytes per operation;
+  counter   NWChem hands out tasks by a fetch-and-add on one counter: each
+            process takes its next task when it finishes one, so one that
+            pays less per add takes more tasks.  With w the work per task on
+            one node (a process's busy time there, less its adds, over its
+            adds) and c_i what process i pays per add (read_inc of
+            ga_classes: in the plain build every process pays the
+            configuration's cost; in the ghost build the k processes of the
+            counter's node pay the one-node cost and the others the
+            configuration's), the P * n_rmw tasks take
+            P * n_rmw / sum_i 1 / (w + c_i), against n_rmw * (w + c_on) on
+            one node;
   comp      the test's computation per process on one node (its profile);
   share(cfg)  what computing costs when a node's processes outnumber its
-            cores: (processes launched) / (computing processes) on a host
-            with fewer cores than processes (ghosts and progress ranks take
-            their share), 1 where every process has a core.
+            cores.  Progress ranks and spinning processes take a full
+            share: (processes launched) / (computing processes) on a host
+            with fewer cores than processes, 1 where every process has a
+            core.  Ghosts nap while idle, so they take only the work of
+            serving: 1 + (messages the ghosts serve) * (a small accumulate's
+            ghost-path cost) / (P * comp), capped at the full share.
 
 Then the same tests on a cluster of N nodes of C processes each (strong
 scaling: the problem, and so the total of each class over all processes,
@@ -46,8 +62,9 @@ compute).
 Not modelled (docs/performance.md, "How the cost grows with nodes"):
 waiting for targets that compute longer than ga_classes' targets do (they
 all issue at once); strided transfers that one node carries out whole and
-other nodes by segment (check_offnode shows it); the ghost path's lower
-queueing at NWChem's rates than at ga_classes'; ghosts that nap while idle.
+other nodes by segment (check_offnode shows it); tasks of unequal work
+(the counter term takes them all at their mean); creating and freeing
+arrays, which costs the ghost build more.
 
 usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores=C] [--ppn-cluster=C] [--where=W]
   PROFILE   tools/apps/nwchem-profile.sh output (needs mode on)
@@ -91,13 +108,14 @@ def read_profile(path, mode="on"):
         w = line.split()
         if not w or w[0].startswith("#") or w[0] != mode:
             continue
-        t = prof.setdefault(w[1], {"ops": {}, "bytes": {}, "self": {}, "off": {}})
+        t = prof.setdefault(w[1], {"ops": {}, "bytes": {}, "self": {}, "off": {}, "time": {}})
         if w[2] == "wall":
             t["wall"], t["comm"], t["comp"] = float(w[3]), float(w[5]), float(w[7])
         elif w[2] == "class":
             cls, ops, nbytes = w[3], float(w[5]), float(w[7])
             t["ops"][cls] = ops / P
             t["bytes"][cls] = nbytes / ops if ops else 0
+            t["time"][cls] = float(w[w.index("T") + 1]) if "T" in w else 0.0
         elif w[2] == "where":
             n = float(w[5]) + float(w[7]) + float(w[9])
             t["self"][w[3]] = float(w[5]) / n if n else 1.0 / P
@@ -111,12 +129,12 @@ def to_others(t, cls):
     return 1 - t["self"].get(cls, 1.0 / P)
 
 
-def offnode_share(t, cls, k):
+def offnode_share(t, cls, k, ghosts=False):
     """f above: the share of a class's operations that pay the MPI path's
     cost across nodes of k processes."""
     if k >= P:
         return 0.0
-    if cls in ("acc", "rmw"):
+    if cls in ("acc", "rmw") and not ghosts:
         return 1.0
     return to_others(t, cls) * (P - k) / (P - 1)
 
@@ -155,19 +173,60 @@ def cost(costs, col, kernel, nbytes):
     return costs[col][(kernel, s)]
 
 
+def counter_rates(t, costs, col, k, ghosts):
+    """Self-scheduling on one task counter: every process takes its next
+    task with a fetch-and-add, so a process that pays less per add takes
+    more of the tasks.  Returns (w, [c_i], near): the work per task on one
+    node (a process's busy time there, less its adds, over its adds), what
+    one add costs each process in column col, and how many of them (the
+    first) add on the counter's node.  The counter lives on one
+    process; with ghosts the k processes of its node add with CPU atomics
+    (its one-node cost), the others through a ghost; without, every add
+    takes the MPI path."""
+    n = t["ops"].get("rmw", 0.0)
+    if not n:
+        return 0.0, [], 0
+    w = max(0.0, t["comp"] + t["comm"] - t["time"].get("rmw", 0.0)) / n
+    c_on, c_cfg = cost(costs, "on", "read_inc", 1), cost(costs, col, "read_inc", 1)
+    near = min(k, P) if ghosts else 0
+    return w, [c_on] * near + [c_cfg] * (P - near), near
+
+
+def counter_extra(t, costs, col, k, ghosts):
+    """What the counter-driven part gains over one node: the P * n tasks at
+    the processes' combined rate against n tasks each at the one-node
+    rate; and how many adds reach a ghost (those of the processes off the
+    counter's node, in the ghost build)."""
+    w, c, near = counter_rates(t, costs, col, k, ghosts)
+    if not c:
+        return 0.0, 0.0
+    n = t["ops"]["rmw"]
+    rates = [1.0 / (w + ci) for ci in c]
+    far = sum(rates[near:]) if ghosts else 0.0
+    t_cfg = P * n / sum(rates)
+    return t_cfg - n * (w + cost(costs, "on", "read_inc", 1)), P * n * far / sum(rates)
+
+
 def predict(t, costs, cfg, cores, t_on):
     col, k, launched = CONFIGS[cfg]
-    share = launched / P if launched > cores else 1.0
-    extra = 0.0
+    ghosts = col.startswith("ghost")
+    extra, served = counter_extra(t, costs, col, k, ghosts)
     for cls, n in t["ops"].items():
-        if cls == "rmw":
-            kern, nb = "read_inc", 1
-        elif cls in CLASS_ROW:
-            kern, nb = CLASS_ROW[cls], t["bytes"].get(cls, 8)
-        else:
+        if cls not in CLASS_ROW:
             continue
-        extra += n * offnode_share(t, cls, k) * max(
-            0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
+        kern, nb = CLASS_ROW[cls], t["bytes"].get(cls, 8)
+        f = offnode_share(t, cls, k, ghosts)
+        extra += n * f * max(0.0, cost(costs, col, kern, nb) - cost(costs, "on", kern, nb))
+        if cls in ("acc", "put"):
+            served += P * n * f
+    share = 1.0
+    if launched > cores and not ghosts:
+        share = launched / P
+    elif launched > cores and t["comp"] > 0:
+        # Ghosts nap while idle: what they take from the users' cores is
+        # the work of serving, at most a small accumulate's ghost-path cost
+        # (every process issuing at once) per message served.
+        share = min(launched / P, 1.0 + served * cost(costs, col, "acc", 32) / (P * t["comp"]))
     base = t_on if t_on is not None else t["wall"]
     return base + t["comp"] * (share - 1) + extra
 
