@@ -3,8 +3,8 @@
 # with redirection off (MP_MODES=off), 4 users on 2 virtual nodes, three ways:
 #   plain       the default build, 4 processes
 #   ghost-off   the ghost build, 2 x (2 users + 1 ghost), redirection switched
-#               off at run time (ARMCI_GHOST_ASYNC's default ON at start, so
-#               regions live in the ghosts' pools: MPI_Win_create windows)
+#               off at run time (ARMCI_GHOST_ASYNC=ON at start, so regions
+#               live in the ghosts' pools: MPI_Win_create windows)
 #   ghost-env   the ghost build, same layout, ARMCI_GHOST_ASYNC=OFF from the
 #               start (regions are the plain build's windows; ghosts idle)
 # per transport: Open MPI's osc pt2pt and osc ucx, and MPICH when MPICH
@@ -39,7 +39,7 @@ run() {
     esac
     case $s in
     plain) n=4 dir=$b env= ;;
-    ghost-off) n=6 dir=$gb env= ;;
+    ghost-off) n=6 dir=$gb env=ARMCI_GHOST_ASYNC=ON ;;
     ghost-env) n=6 dir=$gb env=ARMCI_GHOST_ASYNC=OFF ;;
     esac
     echo "$t ops=$ops" > "$tmp/$t.ops"

@@ -6,7 +6,8 @@ tests_mpi_test_progress_profile_LDADD = libarmci_core.la
 MPI_TESTS += tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_ghost_acc
 tests_mpi_test_ghost_world_LDADD = $(TEST_LIBS)
 tests_mpi_test_ghost_world_xfer_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/mpi/ghost_world.h tests/mpi/region_pattern.h tests/mpi/adapt_check.h
+EXTRA_DIST += tests/mpi/ghost_world.h tests/mpi/region_pattern.h tests/mpi/adapt_check.h \
+	tests/mpi/ghost_setting.h
 # the wrapper lists agree with each other, the docs and the exported symbols
 UNIT_SHELL_TESTS += tests/unit/test_ghost_defs.sh
 # links the library's objects: it reads the internal redirection counter
@@ -20,6 +21,10 @@ tests_mpi_test_ghost_regions_LDADD = libarmci_core.la
 # more than 32 pools, freed-slice reuse, the full-pool fallback
 MPI_TESTS += tests/mpi/test_ghost_pools
 tests_mpi_test_ghost_pools_LDADD = libarmci_core.la
+# ghost build: ARMCI_GHOST_ASYNC's default (automatic on a crowded host
+# under an MPI that spins) and the environment's precedence over it
+MPI_TESTS += tests/mpi/test_ghost_default
+tests_mpi_test_ghost_default_LDADD = libarmci_core.la
 # ghost build: a user that dies without MPI_Finalize takes the job down
 check_PROGRAMS += tests/mpi/ghost_userdeath
 tests_mpi_ghost_userdeath_LDADD = $(TEST_LIBS)

@@ -23,5 +23,9 @@ int armcii_host_procs(void);
 /* Nonzero where this host has more processes (ghosts included) than CPUs:
  * a waiting process there must leave its core to others (common_wait.c). */
 int armcii_host_crowded(void);
+/* Crowded, and the MPI polls in its waits instead of yielding (MPICH; Open
+ * MPI yields on such a host): waits, ghosts' idle loops and the ghost
+ * build's default redirection adapt to it (common_wait.c). */
+int armcii_host_starved(void);
 
 #endif /* ARMCI_COMMON_HOST_H */

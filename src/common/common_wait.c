@@ -37,14 +37,15 @@ int armcii_host_crowded(void)
     return cpus > 0 && armcii_host_procs() > cpus;
 }
 
+int armcii_host_starved(void) { return armcii_host_crowded() && !armcii_mpi_yields_when_idle(); }
+
 void armcii_wait_init(void)
 {
     int mode = armcii_state.cfg.wait_yield;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int procs = armcii_host_procs();
     int want = mode == ARMCII_WAIT_YIELD_ON ||
-               (mode == ARMCII_WAIT_YIELD_AUTO && armcii_host_crowded() &&
-                !armcii_mpi_yields_when_idle());
+               (mode == ARMCII_WAIT_YIELD_AUTO && armcii_host_starved());
     /* One choice for all: a blocking collective does not match a
      * nonblocking one, and hosts (or settings) may differ. */
     ARMCII_MPI(MPI_Allreduce(&want, &wait_state.yield, 1, MPI_INT, MPI_MAX,

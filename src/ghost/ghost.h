@@ -59,6 +59,9 @@ typedef struct {
     int my_ghost;                /* user: my bound ghost's rank in the pools' windows */
     size_t first_part;           /* the first pool's partition bytes */
     size_t pool_bytes_per_user;  /* summed over the pools' partitions */
+    int async_default;           /* ARMCI_GHOST_ASYNC where unset: ON, or AUTO on a
+                                  * host with more processes than CPUs whose MPI
+                                  * spins (the same in every process) */
 } armcii_ghost_info_t;
 armcii_ghost_info_t armcii_ghost_info(void);
 /* User: tell my ghost whether any of my regions is redirected to ghosts

@@ -32,6 +32,7 @@ typedef struct {
     int ghosts_on;             /* ghosts exist in this job */
     int is_ghost;
     int ghosts_per_node, users_per_chunk;
+    int async_default;         /* ARMCI_GHOST_ASYNC where unset (default_async) */
     MPI_Comm pworld;           /* dup of the real (PMPI) world */
     MPI_Comm user_world;       /* what MPI_COMM_WORLD means to the application */
     MPI_Comm cmd_comm;         /* users <-> ghosts command channel */

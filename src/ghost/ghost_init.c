@@ -182,6 +182,23 @@ void armcii_ghost_preinit(void)
         GH.exit_hooked = 1;
 }
 
+/* ARMCI_GHOST_ASYNC's default (collective over pworld, every process
+ * joins whatever its own setting): on, except where a host is starved --
+ * more processes than CPUs and an MPI that spins in its waits.  There each
+ * redirected get and fetch-and-add waits for a ghost to be scheduled, and
+ * NWChem's five TCE tests over 2 nodes of 2 took 2.4x the automatic mode's
+ * time with redirection always on (MPICH 4.0, 2 cores:
+ * benchmarks/results/nwchem_tce_vnodes.mpich.2core.txt).  Where MPI yields
+ * (Open MPI on the same host) the two ran within 4% of each other
+ * (nwchem_tce_auto.ompi.raw), and with a core per process on was the
+ * faster (nwchem_ghosts.ompi.16core.txt): on stays the default there. */
+static int default_async(void)
+{
+    int starved = armcii_host_starved(), any;
+    ARMCII_MPI(PMPI_Allreduce(&starved, &any, 1, MPI_INT, MPI_MAX, GH.pworld));
+    return any ? ARMCII_ASYNC_AUTO : ARMCII_ASYNC_ON;
+}
+
 /* After PMPI_Init*: build the communicators and the first pool. */
 void armcii_ghost_setup(void)
 {
@@ -208,6 +225,9 @@ void armcii_ghost_setup(void)
     node_view_t nv;
     ARMCII_MPI(PMPI_Comm_rank(GH.pworld, &me));
     place(cfg.ghosts_per_node, cfg.virtual_node_size, &users, &nv);
+    GH.async_default = default_async(); /* needs the host's processes (place) */
+    if (!armcii_config_from_env(&cfg, "ARMCI_GHOST_ASYNC"))
+        cfg.ghost_async = GH.async_default; /* the rounds below read it */
     GH.users_per_chunk = users;
     ARMCII_MPI(PMPI_Comm_split(GH.pworld, GH.is_ghost, me, &GH.user_world));
     /* the users of my chunk map each other's pool partitions (ghost_pool.c) */
@@ -339,7 +359,7 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
      * the wakeup preempts.  An explicit ARMCI_PROGRESS_USLEEP always wins. */
     long nap = nap_us_asked;
     if (nap < 0)
-        nap = armcii_host_crowded() && !armcii_mpi_yields_when_idle() ? 10 : 0;
+        nap = armcii_host_starved() ? 10 : 0;
     rest_t r = {.nap = {nap / 1000000, (nap % 1000000) * 1000}};
     rest_reset(&r);
     armcii_set_call("ARMCI ghost");

@@ -340,7 +340,8 @@ MPI_Win armcii_ghost_pool_win(int i) { return GH.pool[i].win; }
 armcii_ghost_info_t armcii_ghost_info(void)
 {
     armcii_ghost_info_t i = {GH.ghosts_on, GH.ghosts_per_node, GH.users_per_chunk, GH.npools,
-                             GH.my_ghost, GH.npools ? GH.pool[0].part : 0, 0};
+                             GH.my_ghost, GH.npools ? GH.pool[0].part : 0, 0,
+                             GH.async_default};
     for (int p = 0; p < GH.npools; p++)
         i.pool_bytes_per_user += GH.pool[p].part;
     return i;

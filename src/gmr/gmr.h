@@ -154,6 +154,9 @@ void armcii_gmr_set_async_hint(int mode);
 /* The redirection setting in force: the last phase switch's (1 on, 0 off),
  * else ARMCI_GHOST_ASYNC's. */
 int armcii_gmr_redirecting(void);
+/* ARMCI_GHOST_ASYNC in force (ARMCII_ASYNC_*): the environment's, else the
+ * ghost build's default for this job, resolved in ARMCI_Init (tests). */
+int armcii_gmr_async_setting(void);
 
 
 /* Collective over the world (ARMCIX_Async_phase): complete every operation,

@@ -58,11 +58,18 @@ void armcii_gmr_ghost_init(void)
     static const int level[] = {[ARMCII_GHOST_AM_ON] = 1, [ARMCII_GHOST_AM_OFF] = 0,
                                 [ARMCII_GHOST_AM_ALL] = 2};
     int am = level[armcii_state.cfg.ghost_am];
+    int dflt = !armcii_config_from_env(&armcii_state.cfg, "ARMCI_GHOST_ASYNC");
+    if (dflt) /* before the progress engine reads it (armcii_adapt_init) */
+        armcii_state.cfg.ghost_async = gi.async_default;
     armcii_allreduce(&am, &armcii_gmr_state.ghost_am, 1, MPI_INT, MPI_MIN, armcii_state.world);
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
-               "%s (ARMCI_GHOST_ASYNC); first pool %zu KiB per user; accumulates and RMW "
+               "%s (ARMCI_GHOST_ASYNC%s); first pool %zu KiB per user; accumulates and RMW "
                "%s (ARMCI_GHOST_AM)", gi.ghosts_per_node, gi.users_per_node, gi.my_ghost,
                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
+               !dflt ? ""
+               : gi.async_default == ARMCII_ASYNC_AUTO
+                   ? " unset: a host has more processes than CPUs and MPI spins in its waits"
+                   : " unset",
                gi.first_part >> 10,
                armcii_gmr_state.ghost_am == 2 ? "(and puts, gets) applied by ghosts from messages"
                : armcii_gmr_state.ghost_am ? "applied by ghosts from messages"

@@ -248,8 +248,12 @@ static void print_ghosts(void)
     if (g.ghosts_on) {
         info_kv("users per node", "%d", g.users_per_node);
         info_kv("MPI processes with ghosts", "%d", world);
-        info_kv("redirection to ghosts", "%s",
-                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async));
+        int unset = !armcii_config_from_env(&armcii_state.cfg, "ARMCI_GHOST_ASYNC");
+        info_kv("redirection to ghosts", "%s%s",
+                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
+                unset && g.async_default == ARMCII_ASYNC_AUTO
+                    ? " (the default where a host has more processes than CPUs and MPI "
+                      "spins in its waits)" : "");
         info_kv("ghost pools", "%d, %zu KiB per user (ARMCI_GHOST_POOL_SIZE; grow on demand)",
                 g.npools, g.pool_bytes_per_user >> 10);
     }

@@ -20,6 +20,7 @@
 #include <armci.h>
 #include "../testutil.h"
 #include "../../src/gmr/gmr.h"
+#include "ghost_setting.h"
 
 #pragma weak armcii_ghost_am_count
 unsigned long armcii_ghost_am_count(void);
@@ -37,9 +38,8 @@ static int env_off(const char *name)
 static int ghosts_serve(void)
 {
     const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE");
-    const char *a = getenv("ARMCI_GHOST_ASYNC");
     return armcii_ghost_am_count && armcii_gmr_ghost_usable() && vn && atoi(vn) > 0 &&
-           !(a && (!strcasecmp(a, "off") || !strcasecmp(a, "auto")));
+           tg_async_on();
 }
 
 static unsigned long am_count(void) { return armcii_ghost_am_count ? armcii_ghost_am_count() : 0; }

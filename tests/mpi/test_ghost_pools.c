@@ -26,6 +26,7 @@
 #include <armci.h>
 #include "../testutil.h"
 #include "region_pattern.h"
+#include "ghost_setting.h"
 
 int armcii_gmr_ghost_pools(void);          /* src/gmr/gmr.h */
 unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
@@ -84,9 +85,8 @@ int main(int argc, char **argv)
               armcii_gmr_ghost_pools());
     }
     /* redirection on across virtual nodes: which path each region took */
-    const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
-    int paths = ghosts && vn && atoi(vn) > 0 && atoi(vn) < np && full_at >= 0 &&
-                !(async && !strcasecmp(async, "off"));
+    const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE");
+    int paths = ghosts && vn && atoi(vn) > 0 && atoi(vn) < np && full_at >= 0 && tg_async_on();
     ARMCI_Barrier();
     for (i = 0; i < NREG; i++) {
         rp_write(reg[i], i, me, np, 1);

@@ -32,6 +32,7 @@
 #include <armci.h>
 #include "../testutil.h"
 #include "region_pattern.h"
+#include "ghost_setting.h"
 
 unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
 int armcii_gmr_comm_count(void);           /* src/gmr/gmr_impl.h */
@@ -141,9 +142,9 @@ int main(int argc, char **argv)
                : !ghosts && mode && !strcmp(mode, "ucx") ? 200 : 1000;
     int n = getenv("TEST_REGIONS") ? atoi(getenv("TEST_REGIONS")) : dflt;
     nreg = n;
-    const char *vns = getenv("ARMCI_VIRTUAL_NODE_SIZE"), *async = getenv("ARMCI_GHOST_ASYNC");
+    const char *vns = getenv("ARMCI_VIRTUAL_NODE_SIZE");
     vn = vns && atoi(vns) > 0 ? atoi(vns) : np;
-    redirecting = ghosts && vn < np && !(async && !strcasecmp(async, "off"));
+    redirecting = ghosts && vn < np && !tg_async_off(); /* regions in the ghosts' pools */
     void ***reg = calloc((size_t)n, sizeof *reg);
     phase("start");
     int pools0 = armcii_gmr_ghost_pools();
