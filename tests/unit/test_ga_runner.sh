@@ -36,6 +36,11 @@ expect "vn0 (no such node size)" "$?" 2
 mode_env ghost-auto 4 armci
 expect "ghost-auto" "$ARMCI_VIRTUAL_NODE_SIZE $ARMCI_GHOSTS_PER_NODE $ARMCI_GHOST_ASYNC $mode_np ${ARMCI_NODE_LOCAL:-unset}" \
     "2 1 auto 6 unset"
+mode_env ghost-default-vn2 4 armci
+expect "ghost-default-vn2" "$ARMCI_VIRTUAL_NODE_SIZE $ARMCI_GHOSTS_PER_NODE ${ARMCI_GHOST_ASYNC:-unset} $mode_np" \
+    "2 1 unset 6"
+mode_env ghost-on-vn1 4 armci
+expect "ghost-on-vn1" "$ARMCI_VIRTUAL_NODE_SIZE ${ARMCI_GHOST_ASYNC:-unset} $mode_np" "1 on 8"
 mode_env native 4 mpi-pr
 expect "MPI-PR's progress rank" "$mode_np ${ARMCI_GHOST_ASYNC:-unset}" "5 unset"
 # ga.sh runs `mode_env ... || exit 2` under set -e: every known mode must

@@ -3,7 +3,8 @@
 # processes to launch in mode_np.  MODE: on, off (ARMCI_NODE_LOCAL), vnK
 # (virtual nodes of K ranks: vn2; vn1 puts every rank on a node of its
 # own, so that 2 processes still talk through MPI RMA), ghost-on, ghost-off, ghost-auto (2 virtual nodes of
-# NPROCS/2 users + 1 ghost each, ARMCI_GHOST_ASYNC; ghost-on-vnK etc.: virtual
+# NPROCS/2 users + 1 ghost each, ARMCI_GHOST_ASYNC; ghost-default leaves it
+# unset, for the library's own choice; ghost-on-vnK etc.: virtual
 # nodes of K users + 1 ghost each), native (a GA runtime;
 # MPI-PR adds its progress rank), native-vnK (GA's MPI-TS or MPI-PR with
 # every K computing ranks a node of their own, each with its progress rank
@@ -15,15 +16,16 @@ mode_env() {
     case $1 in
     on | off) export ARMCI_NODE_LOCAL=$1 ;;
     vn[1-9] | vn[1-9][0-9]) export ARMCI_NODE_LOCAL=on ARMCI_VIRTUAL_NODE_SIZE=${1#vn} ;;
-    ghost-on | ghost-off | ghost-auto)
-        export ARMCI_VIRTUAL_NODE_SIZE=$(($2 / 2)) ARMCI_GHOSTS_PER_NODE=1 \
-            ARMCI_GHOST_ASYNC=${1#ghost-}
+    ghost-on | ghost-off | ghost-auto | ghost-default)
+        export ARMCI_VIRTUAL_NODE_SIZE=$(($2 / 2)) ARMCI_GHOSTS_PER_NODE=1
+        [ "$1" = ghost-default ] || export ARMCI_GHOST_ASYNC=${1#ghost-}
         mode_np=$(($2 + 2)) ;;
-    ghost-on-vn[1-9]* | ghost-off-vn[1-9]* | ghost-auto-vn[1-9]*)
+    ghost-on-vn[1-9]* | ghost-off-vn[1-9]* | ghost-auto-vn[1-9]* | ghost-default-vn[1-9]*)
         k=${1##*-vn} a=${1#ghost-}
         [ $(($2 % k)) -eq 0 ] ||
             { echo "mode_env: $2 processes are not nodes of $k" >&2; return 2; }
-        export ARMCI_VIRTUAL_NODE_SIZE=$k ARMCI_GHOSTS_PER_NODE=1 ARMCI_GHOST_ASYNC=${a%-vn*}
+        export ARMCI_VIRTUAL_NODE_SIZE=$k ARMCI_GHOSTS_PER_NODE=1
+        [ "${a%-vn*}" = default ] || export ARMCI_GHOST_ASYNC=${a%-vn*}
         mode_np=$(($2 + $2 / k)) ;;
     native) if [ "$3" = mpi-pr ]; then mode_np=$(($2 + 1)); fi ;;
     native-vn[1-9] | native-vn[1-9][0-9])
