@@ -65,6 +65,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "progress_impl.h"
+#include "../common/common_config.h"
 #include "../common/common_host.h"
 #include "../common/common_wait.h"
 
@@ -106,9 +107,11 @@ static void start_interval(void)
  * operations other threads of the process have in flight, so no point is
  * safe to switch at (ARMCIX_Async_phase(0/1) remains, the caller's
  * collective promise); PG.fixed holds there instead. */
-static void set_adapt(int on)
+static void set_adapt(int on, int asked)
 {
-    if (on && armcii_state.threaded && armcii_gmr_ghost_usable() && armcii_state.rank == 0)
+    /* asked: the user's AUTO or ARMCIX_Async_phase(-1), not the default's */
+    if (on && asked && armcii_state.threaded && armcii_gmr_ghost_usable() &&
+        armcii_state.rank == 0)
         armcii_warn_once("automatic ghost redirection is not available under "
                          "MPI_THREAD_MULTIPLE; redirection stays %s for the run "
                          "(docs/progress.md)", PG.fixed ? "on" : "off");
@@ -164,7 +167,8 @@ void armcii_adapt_init(void)
         if (c->ghost_async == ARMCII_ASYNC_AUTO)
             armcii_gmr_redirect(PG.fixed); /* inside ARMCI_Init: nothing in flight */
     }
-    set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO);
+    set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO,
+              armcii_config_from_env(c, "ARMCI_GHOST_ASYNC"));
     start_interval();
     if (PG.adapt && armcii_state.rank == 0)
         armcii_log(1, "adapt: automatic ghost redirection, starting on; decisions at "
@@ -357,7 +361,7 @@ int armcii_progress_sync(armcii_sync_kind_t kind)
 void armcii_adapt_phase(int mode)
 {
     if (mode >= 0) { /* the user decides until the next -1 */
-        set_adapt(0);
+        set_adapt(0, 0);
         armcii_gmr_phase(mode);
         armcii_round_set_manual(1); /* its setting, for the ghosts */
         start_interval();
@@ -372,7 +376,7 @@ void armcii_adapt_phase(int mode)
      * one is switched off at its first decision); a threaded run returns
      * to its one setting. */
     armcii_gmr_phase(armcii_state.threaded ? PG.fixed : -1);
-    set_adapt(1);
+    set_adapt(1, 1);
     start_interval();
 }
 
