@@ -155,7 +155,7 @@ void armcii_gmr_set_async_hint(int mode);
  * else ARMCI_GHOST_ASYNC's. */
 int armcii_gmr_redirecting(void);
 /* ARMCI_GHOST_ASYNC in force (ARMCII_ASYNC_*): the environment's, else the
- * ghost build's default for this job, resolved in ARMCI_Init (tests). */
+ * ghost build's default for this job, resolved in ARMCI_Init. */
 int armcii_gmr_async_setting(void);
 
 

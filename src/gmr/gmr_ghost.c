@@ -60,12 +60,12 @@ void armcii_gmr_ghost_init(void)
     int am = level[armcii_state.cfg.ghost_am];
     int dflt = !armcii_config_from_env(&armcii_state.cfg, "ARMCI_GHOST_ASYNC");
     if (dflt) /* before the progress engine reads it (armcii_adapt_init) */
-        armcii_state.cfg.ghost_async = gi.async_default;
+        armcii_gmr_state.async_setting = gi.async_default;
     armcii_allreduce(&am, &armcii_gmr_state.ghost_am, 1, MPI_INT, MPI_MIN, armcii_state.world);
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
                "%s (ARMCI_GHOST_ASYNC%s); first pool %zu KiB per user; accumulates and RMW "
                "%s (ARMCI_GHOST_AM)", gi.ghosts_per_node, gi.users_per_node, gi.my_ghost,
-               armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
+               armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_gmr_state.async_setting),
                !dflt ? ""
                : gi.async_default == ARMCII_ASYNC_AUTO
                    ? " unset: a host has more processes than CPUs and MPI spins in its waits"
@@ -113,7 +113,7 @@ static int hint_wants(void)
     if (!armcii_ghost_info().ghosts_on)
         return 0;
     return armcii_gmr_state.async_hint >= 0 ? armcii_gmr_state.async_hint != 0
-                                            : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
+                                            : armcii_gmr_state.async_setting != ARMCII_ASYNC_OFF;
 }
 
 static int async_wanted(const armcii_gmr_t *g)

@@ -160,6 +160,8 @@ typedef struct {
                                    * (ARMCII_QUIRK_NO_FLUSH_LOCAL) */
     int async_hint;               /* ARMCIX_Set_async_hint: -1 default, 0, 1 */
     int phase;                    /* redirection switched by a phase: -1 never, 0 off, 1 on */
+    int async_setting;            /* ARMCI_GHOST_ASYNC in force (ARMCII_ASYNC_*): the
+                                   * environment's, else the ghost layer's default */
     MPI_Win create_lock;          /* serializes group window creation */
     unsigned long redirected;     /* operations sent to ghosts (always counted) */
     unsigned ghost_logged_osc;    /* ghost build: components whose redirection was logged */

@@ -506,12 +506,12 @@ void armcii_gmr_fence_all(void)
 
 void armcii_gmr_set_async_hint(int mode) { armcii_gmr_state.async_hint = mode; }
 
-int armcii_gmr_async_setting(void) { return armcii_state.cfg.ghost_async; }
+int armcii_gmr_async_setting(void) { return armcii_gmr_state.async_setting; }
 
 int armcii_gmr_redirecting(void)
 {
     int p = armcii_gmr_state.phase;
-    return p >= 0 ? p : armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF;
+    return p >= 0 ? p : armcii_gmr_state.async_setting != ARMCII_ASYNC_OFF;
 }
 
 void armcii_gmr_redirect(int on)

@@ -66,6 +66,7 @@ void armcii_gmr_init(void)
     /* Everything restarts but the user's hint, which may be given before
      * ARMCI_Init and lasts until changed (ARMCIX_Set_async_hint). */
     GS = (armcii_gmr_state_t){.async_hint = GS.async_hint, .phase = -1,
+                              .async_setting = armcii_state.cfg.ghost_async,
                               .create_lock = MPI_WIN_NULL};
     if (armcii_gmr_table_init(&GS.table, n))
         armcii_error("ARMCI_Init", "out of memory for the translation table");

@@ -250,7 +250,7 @@ static void print_ghosts(void)
         info_kv("MPI processes with ghosts", "%d", world);
         int unset = !armcii_config_from_env(&armcii_state.cfg, "ARMCI_GHOST_ASYNC");
         info_kv("redirection to ghosts", "%s%s",
-                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_state.cfg.ghost_async),
+                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_gmr_async_setting()),
                 unset && g.async_default == ARMCII_ASYNC_AUTO
                     ? " (the default where a host has more processes than CPUs and MPI "
                       "spins in its waits)" : "");

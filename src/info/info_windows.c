@@ -90,7 +90,7 @@ static const char *region_windows(void)
 {
 #ifdef ARMCII_GHOSTS
     if (armcii_ghost_info().ghosts_on && armcii_state.nnodes > 1 &&
-        armcii_state.cfg.ghost_async != ARMCII_ASYNC_OFF)
+        armcii_gmr_async_setting() != ARMCII_ASYNC_OFF)
         return "MPI_Win_create over slices of the ghosts' pools, for groups spanning nodes; "
                "node-shared windows within a node";
 #endif

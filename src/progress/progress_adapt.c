@@ -136,7 +136,7 @@ static void set_adapt(int on, int asked)
  * cannot leave the others waiting in it. */
 static int threaded_setting(void)
 {
-    int mode = armcii_state.cfg.ghost_async, crowded = armcii_host_crowded(), any;
+    int mode = armcii_gmr_async_setting(), crowded = armcii_host_crowded(), any;
     armcii_allreduce(&crowded, &any, 1, MPI_INT, MPI_MAX, armcii_state.world);
     if (mode != ARMCII_ASYNC_AUTO)
         return mode == ARMCII_ASYNC_ON;
@@ -164,10 +164,10 @@ void armcii_adapt_init(void)
     PG.fixed = 1;
     if (armcii_state.threaded && armcii_gmr_ghost_usable()) {
         PG.fixed = threaded_setting();
-        if (c->ghost_async == ARMCII_ASYNC_AUTO)
+        if (armcii_gmr_async_setting() == ARMCII_ASYNC_AUTO)
             armcii_gmr_redirect(PG.fixed); /* inside ARMCI_Init: nothing in flight */
     }
-    set_adapt(c->ghost_async == ARMCII_ASYNC_AUTO,
+    set_adapt(armcii_gmr_async_setting() == ARMCII_ASYNC_AUTO,
               armcii_config_from_env(c, "ARMCI_GHOST_ASYNC"));
     start_interval();
     if (PG.adapt && armcii_state.rank == 0)
