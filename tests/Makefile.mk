@@ -137,7 +137,7 @@ check-ghost:
 # CI's time.
 GHOST_SMOKE_TESTS = tests/mpi/test_ghost_acc tests/mpi/test_ghost_am tests/mpi/test_ghost_regions tests/mpi/test_ghost_pools \
 	tests/mpi/test_ghost_world tests/mpi/test_ghost_world_xfer tests/mpi/test_adapt_switch tests/mpi/test_adapt_inphase tests/mpi/test_adapt_threaded \
-	tests/mpi/test_ghost_idle tests/mpi/test_ghost_default \
+	tests/mpi/test_ghost_idle tests/mpi/test_ghost_default tests/mpi/test_ghost_putget \
 	tests/mpi/test_ghost_fortran.sh tests/ga/test_ga_fortran.sh tests/mpi/test_death.sh
 check-ghost-smoke: $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-modes NPROCS=$(GHOST_NPROCS) CHECK_MODES=vn2 \

@@ -25,6 +25,10 @@ tests_mpi_test_ghost_pools_LDADD = libarmci_core.la
 # under an MPI that spins) and the environment's precedence over it
 MPI_TESTS += tests/mpi/test_ghost_default
 tests_mpi_test_ghost_default_LDADD = libarmci_core.la
+# ghost build: ARMCI_GHOST_PUTGET's default (off on a crowded host under an
+# MPI that spins), its precedence and agreement, where puts and gets go
+MPI_TESTS += tests/mpi/test_ghost_putget
+tests_mpi_test_ghost_putget_LDADD = libarmci_core.la
 # ghost build: a user that dies without MPI_Finalize takes the job down
 check_PROGRAMS += tests/mpi/ghost_userdeath
 tests_mpi_ghost_userdeath_LDADD = $(TEST_LIBS)

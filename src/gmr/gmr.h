@@ -346,10 +346,14 @@ void armcii_gmr_nb_wait_proc(int proc);
 /* Ghost memory pools in use (for tests; 0 without ghosts or in other builds). */
 int armcii_gmr_ghost_pools(void);
 /* Ghosts exist and regions can be redirected to them in this job. */
+/* Ghosts serve contiguous puts and gets that the MPI leaves to the target
+ * (ARMCI_GHOST_PUTGET as all processes agreed; 0 without ghosts). */
 #ifdef ARMCII_GHOSTS
 int armcii_gmr_ghost_usable(void);
+int armcii_gmr_ghost_putget(void);
 #else
 static inline int armcii_gmr_ghost_usable(void) { return 0; }
+static inline int armcii_gmr_ghost_putget(void) { return 0; }
 #endif
 
 #endif /* ARMCI_GMR_H */

@@ -62,9 +62,17 @@ void armcii_gmr_ghost_init(void)
     if (dflt) /* before the progress engine reads it (armcii_adapt_init) */
         armcii_gmr_state.async_setting = gi.async_default;
     armcii_allreduce(&am, &armcii_gmr_state.ghost_am, 1, MPI_INT, MPI_MIN, armcii_state.world);
+    /* Where targets wait inside MPI (NWChem's TCE, for its task counter) a
+     * get answered by the target beats one a ghost must be scheduled for
+     * on a crowded host; where they compute the ghost wins
+     * (benchmarks/results/ghost_putget.mpich.2core.txt). */
+    int pg = armcii_state.cfg.ghost_putget == ARMCII_GHOST_PUTGET_ON;
+    armcii_allreduce(&pg, &armcii_gmr_state.ghost_putget, 1, MPI_INT, MPI_MIN,
+                     armcii_state.world);
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
                "%s (ARMCI_GHOST_ASYNC%s); first pool %zu KiB per user; accumulates and RMW "
-               "%s (ARMCI_GHOST_AM)", gi.ghosts_per_node, gi.users_per_node, gi.my_ghost,
+               "%s (ARMCI_GHOST_AM); contiguous puts and gets the MPI leaves to the target "
+               "%s (ARMCI_GHOST_PUTGET)", gi.ghosts_per_node, gi.users_per_node, gi.my_ghost,
                armcii_config_choice("ARMCI_GHOST_ASYNC", armcii_gmr_state.async_setting),
                !dflt ? ""
                : gi.async_default == ARMCII_ASYNC_AUTO
@@ -73,7 +81,8 @@ void armcii_gmr_ghost_init(void)
                gi.first_part >> 10,
                armcii_gmr_state.ghost_am == 2 ? "(and puts, gets) applied by ghosts from messages"
                : armcii_gmr_state.ghost_am ? "applied by ghosts from messages"
-                                           : "through MPI RMA on the ghosts' windows");
+                                           : "through MPI RMA on the ghosts' windows",
+               armcii_gmr_state.ghost_putget ? "to ghosts" : "to the target");
 }
 
 void armcii_gmr_ghost_finalize(void)
@@ -83,6 +92,11 @@ void armcii_gmr_ghost_finalize(void)
 }
 
 int armcii_gmr_ghost_usable(void) { return armcii_ghost_info().ghosts_on; }
+
+int armcii_gmr_ghost_putget(void)
+{
+    return armcii_gmr_ghost_usable() && armcii_gmr_state.ghost_putget;
+}
 
 int armcii_gmr_ghost_pools(void)
 {
@@ -204,6 +218,8 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
     }
     int osc = armcii_win_component(g->win);
     g->ghost_classes = armcii_gmr_software_classes(osc);
+    if (!armcii_gmr_state.ghost_putget) /* ARMCI_GHOST_PUTGET: they go to the target */
+        g->ghost_classes &= ~(1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET);
     set_async(g, armcii_gmr_state.phase != 0);
     char names[64];
     armcii_gmr_class_names(g->ghost_classes, names, sizeof names);

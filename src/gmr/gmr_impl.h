@@ -171,6 +171,9 @@ typedef struct {
     int ghost_async_regions;      /* ghost build: live regions redirected now */
     int ghost_am;                 /* ghost build: ghosts apply accumulates and RMW
                                    * from messages (ARMCI_GHOST_AM, agreed by all) */
+    int ghost_putget;             /* ghost build: ghosts serve contiguous put/get where the
+                                   * component leaves them to software (ARMCI_GHOST_PUTGET,
+                                   * agreed by all) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     long ops[ARMCII_TO_N][ARMCII_OP_NCLASS]; /* ARMCII_MEASURE_COUNT: per target place, class */

@@ -254,6 +254,9 @@ static void print_ghosts(void)
                 unset && g.async_default == ARMCII_ASYNC_AUTO
                     ? " (the default where a host has more processes than CPUs and MPI "
                       "spins in its waits)" : "");
+        info_kv("puts and gets to ghosts", "%s (ARMCI_GHOST_PUTGET)",
+                armcii_gmr_ghost_putget() ? "yes, where the MPI leaves them to the target"
+                                          : "no, they go to the target");
         info_kv("ghost pools", "%d, %zu KiB per user (ARMCI_GHOST_POOL_SIZE; grow on demand)",
                 g.npools, g.pool_bytes_per_user >> 10);
     }

@@ -128,11 +128,18 @@ void info_print_windows(const info_win_t w[INFO_NWIN])
     char names[64];
     if (!c->ok)
         printf("  ghosts would serve       : none (MPI_Win_create refused here)\n");
-    else
+    else {
+        unsigned cls = armcii_gmr_software_classes(c->osc);
+        /* ARMCI_GHOST_PUTGET keeps puts and gets at the target (ghost build) */
+        int kept = armcii_gmr_ghost_usable() && !armcii_gmr_ghost_putget() &&
+                   (cls & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET));
+        if (kept)
+            cls &= ~(1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET);
         printf("  ghosts would serve       : %s (on %s windows; component facts in "
-               "armcii_gmr_software_classes)\n",
-               armcii_gmr_class_names(armcii_gmr_software_classes(c->osc), names, sizeof names),
-               armcii_osc_name(c->osc));
+               "armcii_gmr_software_classes%s)\n",
+               armcii_gmr_class_names(cls, names, sizeof names), armcii_osc_name(c->osc),
+               kept ? "; puts and gets stay at the target: ARMCI_GHOST_PUTGET" : "");
+    }
 }
 
 static const struct {

@@ -1,0 +1,115 @@
+/* ARMCI_GHOST_PUTGET in the ghost build: whether ghosts serve contiguous
+ * gets and puts that the MPI leaves to the target's software.  Redirection
+ * is set ON before MPI_Init, so only this setting decides where a get
+ * goes.  ARMCI_Init runs four times, each with the variable as phase k
+ * sets it: unset (on), ON, OFF, and OFF on rank 0 only (one choice for
+ * all: off).  Each phase checks on every rank that the setting in force is
+ * the expected one and the same everywhere; then each rank puts 4 KiB
+ * (above the size small puts travel to ghosts as messages) to a rank on
+ * another node and gets 8 bytes back from it: the values must be right,
+ * and the operations count as redirected to a ghost exactly when ghosts
+ * serve gets here (the setting on, the region across nodes, the window's
+ * component leaving gets to software).  Other builds: the setting is off
+ * and values are checked. */
+#include <stdlib.h>
+#include <string.h>
+#include <armci.h>
+#include "../testutil.h"
+#include "../../src/common/common_quirks.h"
+#include "../../src/common/common_topo.h"
+#include "../../src/gmr/gmr.h"
+
+enum { NPUT = 512 }; /* longs: 4 KiB */
+
+static void set_phase(int phase, int me)
+{
+    if (phase == 0)
+        unsetenv("ARMCI_GHOST_PUTGET");
+    else
+        setenv("ARMCI_GHOST_PUTGET", phase == 1 || (phase == 3 && me != 0) ? "ON" : "OFF", 1);
+}
+
+/* A put and a get to a rank on another node where there is one. */
+static void transfer(int me, int np, int phase, int ghosts_serve_gets)
+{
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    CHECK(ptr && ARMCI_Malloc(ptr, (size_t)np * NPUT * sizeof(long)) == 0,
+          "phase %d: ARMCI_Malloc failed", phase);
+    long *mine = ptr[me], src[NPUT];
+    memset(mine, 0, (size_t)np * NPUT * sizeof(long));
+    int t = (me + np / 2) % np; /* the other node where nodes split the ranks in halves */
+    int across = armcii_node_of(t) != armcii_node_of(me);
+    int ghost_path = ghosts_serve_gets && across && armcii_gmr_redirecting() == 1 &&
+                     (armcii_gmr_software_classes(armcii_win_component(
+                          armcii_gmr_window(armcii_gmr_find_local(mine)))) >>
+                          ARMCII_OP_GET & 1u);
+    for (int i = 0; i < NPUT; i++)
+        src[i] = 1000000L * phase + 1000L * me + i;
+    ARMCI_Barrier();
+    unsigned long r0 = armcii_gmr_redirected();
+    ARMCI_Put(src, (long *)ptr[t] + (size_t)me * NPUT, sizeof src, t);
+    long back = -1;
+    ARMCI_Get((long *)ptr[t] + (size_t)me * NPUT + NPUT - 1, &back, sizeof back, t);
+    unsigned long redirected = armcii_gmr_redirected() - r0;
+    CHECK(back == src[NPUT - 1], "phase %d: read back %ld from %d, expected %ld", phase, back,
+          t, src[NPUT - 1]);
+    if (ghost_path)
+        CHECK(redirected == 2, "phase %d: ghosts serve gets, but %lu of the put and get to %d "
+              "went to a ghost", phase, redirected, t);
+    else
+        CHECK(redirected == 0, "phase %d: %lu of the put and get to %d went to a ghost (ghosts "
+              "serve gets: %d, across nodes: %d)", phase, redirected, t, ghosts_serve_gets,
+              across);
+    if (me == 0)
+        printf("phase %d: put and get to rank %d %s\n", phase, t,
+               ghost_path ? "through its ghost" : "to the target");
+    ARMCI_Barrier();
+    for (int p = 0; p < np; p++) {
+        if ((p + np / 2) % np != me)
+            continue;
+        for (int i = 0; i < NPUT; i++) {
+            long want = 1000000L * phase + 1000L * p + i;
+            if (mine[(size_t)p * NPUT + i] != want) {
+                CHECK(0, "phase %d: element %d from %d is %ld, expected %ld", phase, i, p,
+                      mine[(size_t)p * NPUT + i], want);
+                break;
+            }
+        }
+    }
+    ARMCI_Barrier();
+    ARMCI_Free(mine);
+    free(ptr);
+}
+
+int main(int argc, char **argv)
+{
+    setenv("ARMCI_GHOST_ASYNC", "ON", 1); /* before MPI_Init: the ghosts read it there */
+    MPI_Init(&argc, &argv);
+    tu_name = "test_ghost_putget";
+    int me, np, real_np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
+    for (int phase = 0; phase < 4; phase++) {
+        set_phase(phase, me);
+        ARMCI_Init();
+        int ghosts = armcii_gmr_ghost_usable() && real_np > np;
+        int want = ghosts && phase <= 1;
+        int got = armcii_gmr_ghost_putget(), lo, hi;
+        CHECK(got == want, "phase %d (ARMCI_GHOST_PUTGET %s): puts and gets to ghosts %d, "
+              "expected %d (ghosts %d, %d processes)", phase,
+              phase == 0 ? "unset" : getenv("ARMCI_GHOST_PUTGET"), got, want, ghosts, real_np);
+        MPI_Allreduce(&got, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&got, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(lo == hi, "phase %d: processes disagree on ARMCI_GHOST_PUTGET (%d..%d)", phase,
+              lo, hi);
+        transfer(me, np, phase, got);
+        if (me == 0 && phase == 0)
+            printf("ARMCI_GHOST_PUTGET default: %s (ghosts %d, %d processes)\n",
+                   got ? "on" : "off", ghosts, real_np);
+        ARMCI_Finalize();
+    }
+    int rc = tu_finish();
+    MPI_Finalize();
+    return rc;
+}
