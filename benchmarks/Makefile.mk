@@ -66,4 +66,5 @@ EXTRA_DIST += benchmarks/async.sh benchmarks/pin.sh benchmarks/multiphase.sh ben
 # (tests/unit/test_summary.sh checks the table against them in any tree).
 EXTRA_DIST += benchmarks/results/nwchem_vnodes.ompi.2core.txt benchmarks/results/ga_vnodes.ompi.2core.txt \
 	benchmarks/results/ga_vnodes.mpich.2core.txt benchmarks/results/nwchem_ghosts.ompi.16core.txt \
-	benchmarks/results/nwchem_tce_vnodes.ompi.2core.txt benchmarks/results/nwchem_tce_vnodes.mpich.2core.txt
+	benchmarks/results/nwchem_tce_vnodes.ompi.2core.txt benchmarks/results/nwchem_tce_vnodes.mpich.2core.txt \
+	benchmarks/results/nwchem_vnodes.mpich.2core.txt
