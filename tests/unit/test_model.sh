@@ -98,4 +98,20 @@ expect "off-node check" '^# vn2 get +ops to other nodes: predicted 3333, counted
 expect "16-node projection" '^ +16 +256 +294 +2\.35e\+05 +3\.75e\+06 +116$'
 expect "1024-node projection" '^ +1024 +16384 .* +4e\+06 +124$'
 if [ $fail -ne 0 ]; then echo "$out"; echo "FAIL test_model"; exit 1; fi
+# a measured file with the plain build only (MPICH's 15-test run): those
+# columns, the same predictions, no ghost columns
+grep -v ghost "$d/meas" >"$d/meas-plain"
+out=$(python3 "$top/benchmarks/model.py" "$d/prof" "$d/costs" "$d/meas-plain" --cores=2 \
+    --where="$d/where") ||
+    { echo "FAIL test_model: model.py failed on plain-only measurements"; exit 1; }
+expect "plain-only header" '^test +armci:vn2 +armci:vn1$'
+expect "plain-only vn2 prediction" '^T1 +11\.3 / +12\.0 \( +\+6%\) +10\.0 / +11\.0 \( +\+10%\)$'
+# and none of the configurations: a message, not a traceback
+grep armci:on "$d/meas" >"$d/meas-none"
+if python3 "$top/benchmarks/model.py" "$d/prof" "$d/costs" "$d/meas-none" >"$d/none.out" 2>&1 ||
+    ! grep -q "has none of the configurations" "$d/none.out"; then
+    echo "test_model: no configuration measured: want an error naming them, got:"
+    cat "$d/none.out"; fail=1
+fi
+if [ $fail -ne 0 ]; then echo "$out"; echo "FAIL test_model"; exit 1; fi
 echo "PASS test_model"
