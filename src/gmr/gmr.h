@@ -345,15 +345,23 @@ void armcii_gmr_nb_wait_proc(int proc);
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
 /* Ghost memory pools in use (for tests; 0 without ghosts or in other builds). */
 int armcii_gmr_ghost_pools(void);
+#ifdef ARMCII_GHOSTS
 /* Ghosts exist and regions can be redirected to them in this job. */
+int armcii_gmr_ghost_usable(void);
 /* Ghosts serve contiguous puts and gets that the MPI leaves to the target
  * (ARMCI_GHOST_PUTGET as all processes agreed; 0 without ghosts). */
-#ifdef ARMCII_GHOSTS
-int armcii_gmr_ghost_usable(void);
 int armcii_gmr_ghost_putget(void);
+/* The classes a ghost serves on windows of component osc: those the
+ * component leaves to the target's software, less put and get where
+ * ARMCI_GHOST_PUTGET keeps them at the target. */
+unsigned armcii_gmr_ghost_classes(int osc);
 #else
 static inline int armcii_gmr_ghost_usable(void) { return 0; }
 static inline int armcii_gmr_ghost_putget(void) { return 0; }
+static inline unsigned armcii_gmr_ghost_classes(int osc)
+{
+    return armcii_gmr_software_classes(osc);
+}
 #endif
 
 #endif /* ARMCI_GMR_H */

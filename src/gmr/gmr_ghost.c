@@ -98,6 +98,14 @@ int armcii_gmr_ghost_putget(void)
     return armcii_gmr_ghost_usable() && armcii_gmr_state.ghost_putget;
 }
 
+unsigned armcii_gmr_ghost_classes(int osc)
+{
+    unsigned c = armcii_gmr_software_classes(osc);
+    if (armcii_gmr_ghost_usable() && !armcii_gmr_state.ghost_putget)
+        c &= ~(1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET);
+    return c;
+}
+
 int armcii_gmr_ghost_pools(void)
 {
     armcii_ghost_info_t gi = armcii_ghost_info();
@@ -217,9 +225,7 @@ void armcii_gmr_ghost_created(armcii_gmr_t *g)
         g->slice[r].acc_lock = (int *)part; /* the partition's lock word */
     }
     int osc = armcii_win_component(g->win);
-    g->ghost_classes = armcii_gmr_software_classes(osc);
-    if (!armcii_gmr_state.ghost_putget) /* ARMCI_GHOST_PUTGET: they go to the target */
-        g->ghost_classes &= ~(1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET);
+    g->ghost_classes = armcii_gmr_ghost_classes(osc);
     set_async(g, armcii_gmr_state.phase != 0);
     char names[64];
     armcii_gmr_class_names(g->ghost_classes, names, sizeof names);

@@ -129,12 +129,8 @@ void info_print_windows(const info_win_t w[INFO_NWIN])
     if (!c->ok)
         printf("  ghosts would serve       : none (MPI_Win_create refused here)\n");
     else {
-        unsigned cls = armcii_gmr_software_classes(c->osc);
-        /* ARMCI_GHOST_PUTGET keeps puts and gets at the target (ghost build) */
-        int kept = armcii_gmr_ghost_usable() && !armcii_gmr_ghost_putget() &&
-                   (cls & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET));
-        if (kept)
-            cls &= ~(1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET);
+        unsigned cls = armcii_gmr_ghost_classes(c->osc);
+        int kept = cls != armcii_gmr_software_classes(c->osc); /* ARMCI_GHOST_PUTGET */
         printf("  ghosts would serve       : %s (on %s windows; component facts in "
                "armcii_gmr_software_classes%s)\n",
                armcii_gmr_class_names(cls, names, sizeof names), armcii_osc_name(c->osc),
