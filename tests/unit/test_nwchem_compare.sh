@@ -2,7 +2,9 @@
 # tools/apps/nwchem-compare.sh -t: medians per test and config over rounds,
 # ratios to the first config, sums only over tests every config ran, and a
 # failed run makes the exit status non-zero and is named; nw_tests reads
-# NWChem's QA list.
+# NWChem's QA list; a run (against a stand-in nwchem.sh) alternates the
+# configs' order by round and puts a config's VAR=VALUE pairs into that
+# config's environment only.
 apps=$(cd "${TESTS_SRCDIR:-tests}/../tools/apps" && pwd)
 dir=${TMPDIR:-/tmp}/nwchem_compare.$$
 mkdir -p "$dir"
@@ -38,5 +40,21 @@ printf '%s\n' '#!/bin/csh' './runtests.mpi.unix procs $np h2o_opt' \
     './runtests.mpi.unix procs $np dft_he2+' 'echo done' >"$dir/QA/doafewqmtests.mpi"
 . "$apps/nwchem-tests.sh"
 expect "QA list" "$(nw_tests "$dir/QA")" "h2o_opt dft_he2+ tce_h2o tce_ccsd_t_h2o"
+# A run: the stand-in reports the environment it was given as its time.
+mkdir -p "$dir/apps"
+cp "$apps/nwchem-compare.sh" "$apps/nwchem-tests.sh" "$dir/apps/"
+cat >"$dir/apps/nwchem.sh" <<'FAKE'
+#!/bin/sh
+while getopts m:r:M:T:L opt; do case $opt in T) test=$OPTARG ;; esac; done
+echo "$test pass ${XA:-0}.${XB:-0}"
+FAKE
+chmod +x "$dir/apps/nwchem.sh"
+out=$(bash "$dir/apps/nwchem-compare.sh" -R 2 -T t1 -o "$dir/run.raw" "$dir" "$dir" "$dir" \
+    a:on a:on,XA=7 a:on,XA=3,XB=4 2>&1)
+rc=$?
+expect "a run: exit status" "$rc" 0
+expect "a run: configs' order rotates by round, each with its own environment" \
+    "$(cut -d' ' -f1,2,5 "$dir/run.raw" | tr '\n' ';')" \
+    "1 a:on 0.0;1 a:on,XA=7 7.0;1 a:on,XA=3,XB=4 3.4;2 a:on,XA=7 7.0;2 a:on,XA=3,XB=4 3.4;2 a:on 0.0;"
 [ $fail = 0 ] && echo "PASS test_nwchem_compare"
 exit $fail

@@ -8,9 +8,11 @@
 #
 # usage: tools/apps/nwchem-compare.sh [-m MPI] [-R ROUNDS] [-T TESTS] [-o RAW]
 #            NWCHEM_SRC GA_SRC ARMCI_PREFIX CONFIG...
-#   CONFIG   RUNTIME:MODE, e.g. armci:on armci:vn2 armci:ghost-auto
-#            mpi-pr:native mpi-ts:native (ghost modes need
-#            ARMCI_GHOST_PREFIX, as in nwchem.sh)
+#   CONFIG   RUNTIME:MODE[,VAR=VALUE...], e.g. armci:on armci:vn2
+#            armci:ghost-auto mpi-pr:native mpi-ts:native (ghost modes need
+#            ARMCI_GHOST_PREFIX, as in nwchem.sh); VAR=VALUE pairs go into
+#            that config's environment, e.g.
+#            armci:ghost-default-vn2,ARMCI_GHOST_PUTGET=OFF
 #   -m       ompi (default) or mpich: the MPI every config was built for
 #            (nwchem.sh -m)
 #   -R       rounds (default 3)
@@ -25,7 +27,7 @@
 # the first one, and the runs that failed; exits non-zero if any failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,26p' "$0"; exit 2; }
+usage() { sed -n '9,28p' "$0"; exit 2; }
 mpi=ompi rounds=3 tests="" raw="" table_only=0
 while getopts m:R:T:o:t: opt; do
     case $opt in
@@ -95,10 +97,12 @@ for r in $(seq 1 "$rounds"); do
     for t in $tests; do
         for i in $(seq 0 $((nc - 1))); do
             cfg=${configs[$(((i + r - 1) % nc))]}
-            rt=${cfg%%:*} mode=${cfg#*:}
+            base=${cfg%%,*} vars=()
+            [ "$base" = "$cfg" ] || IFS=, read -r -a vars <<<"${cfg#*,}"
+            rt=${base%%:*} mode=${base#*:}
             relink=""
             [ "$rt" = armci ] || relink=-L
-            out=$("$here/nwchem.sh" $relink -m "$mpi" -r "$rt" -M "$mode" -T "$t" \
+            out=$(env "${vars[@]}" "$here/nwchem.sh" $relink -m "$mpi" -r "$rt" -M "$mode" -T "$t" \
                 "$nw_src" "$ga_src" "$prefix" 2>&1) || true
             line=$(echo "$out" | awk -v t="$t" '$1 == t && ($2 == "pass" || $2 == "fail") { print $2, $3 }')
             [ -n "$line" ] || { echo "$out" | tail -5 >&2; line="fail 0"; }
