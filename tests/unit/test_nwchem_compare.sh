@@ -4,7 +4,8 @@
 # failed run makes the exit status non-zero and is named; nw_tests reads
 # NWChem's QA list; a run (against a stand-in nwchem.sh) alternates the
 # configs' order by round and puts a config's VAR=VALUE pairs into that
-# config's environment only.
+# config's environment only; a pair that is not VAR=VALUE stops the run
+# before anything runs.
 apps=$(cd "${TESTS_SRCDIR:-tests}/../tools/apps" && pwd)
 dir=${TMPDIR:-/tmp}/nwchem_compare.$$
 mkdir -p "$dir"
@@ -56,5 +57,11 @@ expect "a run: exit status" "$rc" 0
 expect "a run: configs' order rotates by round, each with its own environment" \
     "$(cut -d' ' -f1,2,5 "$dir/run.raw" | tr '\n' ';')" \
     "1 a:on 0.0;1 a:on,XA=7 7.0;1 a:on,XA=3,XB=4 3.4;2 a:on,XA=7 7.0;2 a:on,XA=3,XB=4 3.4;2 a:on 0.0;"
+out=$(bash "$dir/apps/nwchem-compare.sh" -R 1 -T t1 -o "$dir/badpair.raw" "$dir" "$dir" "$dir" \
+    a:on a:on,XA 2>&1)
+rc=$?
+expect "a pair without '=': exit status" "$rc" 2
+expect "a pair without '=' is named" "$(echo "$out" | grep -c "'XA' is not VAR=VALUE")" 1
+expect "a pair without '=': nothing ran" "$(cat "$dir/badpair.raw" 2>/dev/null | wc -l)" 0
 [ $fail = 0 ] && echo "PASS test_nwchem_compare"
 exit $fail

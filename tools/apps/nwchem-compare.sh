@@ -88,6 +88,15 @@ fi
 nw_src=$1 ga_src=$2 prefix=$3
 shift 3
 configs=("$@")
+for cfg in "${configs[@]}"; do
+    case ${cfg%%,*} in *:?*) ;; *) echo "nwchem-compare.sh: $cfg: a config is RUNTIME:MODE[,VAR=VALUE...]" >&2; exit 2 ;; esac
+    [ "${cfg%%,*}" = "$cfg" ] && continue
+    IFS=, read -r -a pairs <<<"${cfg#*,}"
+    for p in "${pairs[@]}"; do
+        [[ $p =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
+            { echo "nwchem-compare.sh: $cfg: '$p' is not VAR=VALUE" >&2; exit 2; }
+    done
+done
 raw=${raw:-${NWCHEM_WORK:-$HOME/.cache/libarmci-apps}/nwchem-compare.raw}
 . "$here/nwchem-tests.sh"
 [ -n "$tests" ] || tests=$(nw_tests "$nw_src/QA")
