@@ -25,8 +25,8 @@ tests_mpi_test_ghost_pools_LDADD = libarmci_core.la
 # under an MPI that spins) and the environment's precedence over it
 MPI_TESTS += tests/mpi/test_ghost_default
 tests_mpi_test_ghost_default_LDADD = libarmci_core.la
-# ghost build: ARMCI_GHOST_PUTGET's default (off on a crowded host under an
-# MPI that spins), its precedence and agreement, where puts and gets go
+# ghost build: ARMCI_GHOST_PUTGET's default (ON), its agreement (off if any
+# process asks), and where puts and gets go with each value
 MPI_TESTS += tests/mpi/test_ghost_putget
 tests_mpi_test_ghost_putget_LDADD = libarmci_core.la
 # ghost build: a user that dies without MPI_Finalize takes the job down

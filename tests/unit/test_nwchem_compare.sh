@@ -63,5 +63,9 @@ rc=$?
 expect "a pair without '=': exit status" "$rc" 2
 expect "a pair without '=' is named" "$(echo "$out" | grep -c "'XA' is not VAR=VALUE")" 1
 expect "a pair without '=': nothing ran" "$(cat "$dir/badpair.raw" 2>/dev/null | wc -l)" 0
+out=$(bash "$dir/apps/nwchem-compare.sh" -R 1 -T t1 -o "$dir/badpair.raw" "$dir" "$dir" "$dir" \
+    :on,XA=1 2>&1)
+expect "a config without a runtime: exit status" "$?" 2
+expect "a config without a runtime is named" "$(echo "$out" | grep -c '^nwchem-compare.sh: :on,XA=1: a config is')" 1
 [ $fail = 0 ] && echo "PASS test_nwchem_compare"
 exit $fail

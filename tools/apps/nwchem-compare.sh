@@ -88,11 +88,15 @@ fi
 nw_src=$1 ga_src=$2 prefix=$3
 shift 3
 configs=("$@")
+# split_config CFG: base (RUNTIME:MODE) and vars (its VAR=VALUE pairs)
+split_config() {
+    base=${1%%,*} vars=()
+    [ "$base" = "$1" ] || IFS=, read -r -a vars <<<"${1#*,}"
+}
 for cfg in "${configs[@]}"; do
-    case ${cfg%%,*} in *:?*) ;; *) echo "nwchem-compare.sh: $cfg: a config is RUNTIME:MODE[,VAR=VALUE...]" >&2; exit 2 ;; esac
-    [ "${cfg%%,*}" = "$cfg" ] && continue
-    IFS=, read -r -a pairs <<<"${cfg#*,}"
-    for p in "${pairs[@]}"; do
+    split_config "$cfg"
+    case $base in ?*:?*) ;; *) echo "nwchem-compare.sh: $cfg: a config is RUNTIME:MODE[,VAR=VALUE...]" >&2; exit 2 ;; esac
+    for p in "${vars[@]}"; do
         [[ $p =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
             { echo "nwchem-compare.sh: $cfg: '$p' is not VAR=VALUE" >&2; exit 2; }
     done
@@ -106,8 +110,7 @@ for r in $(seq 1 "$rounds"); do
     for t in $tests; do
         for i in $(seq 0 $((nc - 1))); do
             cfg=${configs[$(((i + r - 1) % nc))]}
-            base=${cfg%%,*} vars=()
-            [ "$base" = "$cfg" ] || IFS=, read -r -a vars <<<"${cfg#*,}"
+            split_config "$cfg"
             rt=${base%%:*} mode=${base#*:}
             relink=""
             [ "$rt" = armci ] || relink=-L
