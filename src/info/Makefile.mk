@@ -8,3 +8,5 @@ armci_info_SOURCES = \
 	src/info/info_windows.c \
 	src/info/info_probe.c
 armci_info_LDADD = libarmci_core.la
+# installed: optimised as the library is (Makefile.am, AM_LDFLAGS)
+armci_info_LDFLAGS = $(LTO_FLAGS)
