@@ -14,8 +14,9 @@
 # Kept inside CI's 30 minutes by running each check once where a second run
 # finds nothing new: the builds other than the default and the Open MPI
 # ghost build (distcheck's and MPICH's) skip link-time optimisation, which
-# doubled the compile time of the library and the test programs and
-# changes no result those stages check; the pure-MPI bug probes (no
+# makes the library's compile 1.6x as long and changes no result those
+# stages check (and in every build the test programs that link the static
+# core link without it: configure.ac, LTO_OFF_LDFLAGS); the pure-MPI bug probes (no
 # libarmci code) run in the check stage only, not under the sanitizers or
 # distcheck; under MPICH the plain build runs modes on (the single-mode
 # tests, MPICH's own probes) and vn2 (node-local path inside a virtual
