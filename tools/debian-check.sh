@@ -6,9 +6,11 @@
 # the installed headers and library only (pkg-config libarmci), run on 4
 # processes, and on the ghost package through LD_LIBRARY_PATH on 2 virtual
 # nodes of 2 users + 1 ghost; the packages are removed again at the end.
-# Needs root (dpkg -i), debhelper, lintian, dpkg-dev, and Debian's GA
-# (libglobalarrays-dev) for the link test; tools/install-deps.sh installs
-# them.  usage: tools/debian-check.sh [WORKDIR]   (default: a temporary one)
+# Needs root (dpkg -i), debhelper, lintian and dpkg-dev (not in
+# tools/install-deps.sh, since CI does not build the packages: apt-get
+# install debhelper lintian dpkg-dev), and what tools/install-deps.sh
+# installs (the MPIs, Debian's GA for the link test).
+# usage: tools/debian-check.sh [WORKDIR]   (default: a temporary one)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-} own=0
@@ -16,7 +18,8 @@ work=${1:-} own=0
 trap '[ $own = 0 ] || rm -rf "$work"' EXIT
 mkdir -p "$work"
 for t in dpkg-buildpackage lintian dh mpicc mpiexec pkg-config; do
-    command -v $t >/dev/null || { echo "debian-check: FAIL: $t not found (tools/install-deps.sh)"; exit 1; }
+    command -v $t >/dev/null || { echo "debian-check: FAIL: $t not found (apt-get install" \
+        "debhelper lintian dpkg-dev, and tools/install-deps.sh)"; exit 1; }
 done
 ver=$(sed -n 's/^libarmci (\([^)]*\)).*/\1/p' "$top/debian/changelog" | head -1)
 src=$work/libarmci-$ver
