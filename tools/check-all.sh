@@ -14,9 +14,9 @@
 # Kept inside CI's 30 minutes by running each check once where a second run
 # finds nothing new: the builds other than the default and the Open MPI
 # ghost build (distcheck's and MPICH's) skip link-time optimisation, which
-# makes the library's compile 1.6x as long and changes no result those
-# stages check (and in every build the test programs that link the static
-# core link without it: configure.ac, LTO_OFF_LDFLAGS); the pure-MPI bug probes (no
+# lengthens the library's compile and changes no result those stages
+# check (and in every build the test programs that link the static core
+# link without it: configure.ac, LTO_OFF_LDFLAGS); the pure-MPI bug probes (no
 # libarmci code) run in the check stage only, not under the sanitizers or
 # distcheck; under MPICH the plain build runs modes on (the single-mode
 # tests, MPICH's own probes) and vn2 (node-local path inside a virtual
@@ -80,10 +80,9 @@ lap() {
 [ -x configure ] || ./autogen.sh >/dev/null
 # Open MPI's test runs take one job more than there are cores: at one job a
 # core the cores sat partly idle while jobs launched, waited on watchdogs
-# or napped (on 2 cores the check stage's tests took 314 s with -j2, 253
-# with -j3, 251 with -j4; the ghost stage's 193 and 177, the sanitizer
-# stage's 124 and 114: benchmarks/results/ci_times.txt).  The MPICH stages
-# stay at one job (below).
+# or napped, and a second extra job gained nothing
+# (benchmarks/results/ci_times.txt).  The MPICH stages stay at one job
+# (below).
 tjobs=$(($(nproc) + 1))
 mkdir -p build && cd build
 [ -f Makefile ] || ../configure --quiet
