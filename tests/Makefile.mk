@@ -34,7 +34,8 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 # which completion the MPI path's operations take between virtual nodes
 MPI_SHELL_TESTS += tests/mpi/test_by_request.sh
-UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide
+UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide \
+	tests/unit/test_getpath
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
 	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh \
@@ -168,3 +169,4 @@ tests_mpi_abort_output_LDADD = $(TEST_LIBS)
 tests_unit_test_table_LDADD = libarmci_core.la
 tests_unit_test_config_LDADD = libarmci_core.la
 tests_unit_test_adapt_decide_LDADD = libarmci_core.la
+tests_unit_test_getpath_LDADD = libarmci_core.la

@@ -12,7 +12,8 @@ libarmci_core_la_SOURCES += \
 	src/gmr/gmr_acc.c \
 	src/gmr/gmr_cset.c \
 	src/gmr/gmr_local.c \
-	src/gmr/gmr_yield.c
+	src/gmr/gmr_yield.c \
+	src/gmr/gmr_getpath.c
 if GHOST_PROGRESS
 libarmci_core_la_SOURCES += src/gmr/gmr_ghost.c
 endif

@@ -79,6 +79,9 @@ typedef struct armcii_target {
     int am;            /* ghost build: an accumulate or RMW its ghost applies from
                         * a message (rank: the ghost, disp: in pool am_pool) */
     int am_pool;
+    int getpath;       /* ghost build, ARMCI_GHOST_PUTGET=AUTO: a contiguous get
+                        * whose path was chosen by cost, ARMCII_GETPATH_* + 1;
+                        * 0 for every other operation */
 } armcii_target_t;
 
 /* Deepest strided target an accumulate shipped to a ghost may describe
@@ -342,15 +345,39 @@ void armcii_gmr_nb_wait(armci_hdl_t *hdl);
 void armcii_gmr_nb_wait_proc(int proc);
 
 
+/* ---- the path of a contiguous get by measured cost (gmr_getpath.c) ---- */
+enum { ARMCII_GETPATH_TARGET = 0, ARMCII_GETPATH_GHOST = 1 };
+typedef struct {
+    int pref;            /* ARMCII_GETPATH_*: where gets go unless explored */
+    unsigned long tick;  /* gets chosen so far */
+    double mean[2];      /* decaying mean seconds per get, by path */
+    long n[2];           /* gets measured, by path */
+    double spent;        /* seconds of all measured gets */
+    double explored;     /* of them, those on the path not preferred then */
+    long switches;
+} armcii_getpath_t;
+/* Start with gets to ghosts preferred and nothing measured. */
+void armcii_getpath_init(armcii_getpath_t *p);
+/* The path (ARMCII_GETPATH_*) of the next get. */
+int armcii_getpath_choose(armcii_getpath_t *p);
+/* A get on path took secs from issue to completion; may switch the preference. */
+void armcii_getpath_sample(armcii_getpath_t *p, int path, double secs);
+
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
 /* Ghost memory pools in use (for tests; 0 without ghosts or in other builds). */
 int armcii_gmr_ghost_pools(void);
 #ifdef ARMCII_GHOSTS
 /* Ghosts exist and regions can be redirected to them in this job. */
 int armcii_gmr_ghost_usable(void);
-/* Ghosts serve contiguous puts and gets that the MPI leaves to the target
- * (ARMCI_GHOST_PUTGET as all processes agreed; 0 without ghosts). */
+/* Whether ghosts serve contiguous puts and gets that the MPI leaves to the
+ * target: 2 always (ARMCI_GHOST_PUTGET=ON), 1 puts always and gets by cost
+ * (AUTO), 0 never (OFF, or no ghosts); as all processes agreed. */
 int armcii_gmr_ghost_putget(void);
+/* A contiguous get whose path was chosen by cost (t->getpath - 1) took secs
+ * from issue to completion (ARMCI_GHOST_PUTGET=AUTO). */
+void armcii_gmr_getpath_sample(int path, double secs);
+/* The calling process's choice of get paths so far (tests, logs). */
+armcii_getpath_t armcii_gmr_getpath_stats(void);
 /* The classes a ghost serves on windows of component osc: those the
  * component leaves to the target's software, less put and get where
  * ARMCI_GHOST_PUTGET keeps them at the target. */
@@ -358,6 +385,8 @@ unsigned armcii_gmr_ghost_classes(int osc);
 #else
 static inline int armcii_gmr_ghost_usable(void) { return 0; }
 static inline int armcii_gmr_ghost_putget(void) { return 0; }
+static inline void armcii_gmr_getpath_sample(int path, double secs) { (void)path, (void)secs; }
+static inline armcii_getpath_t armcii_gmr_getpath_stats(void) { return (armcii_getpath_t){0}; }
 static inline unsigned armcii_gmr_ghost_classes(int osc)
 {
     return armcii_gmr_software_classes(osc);

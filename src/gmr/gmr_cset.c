@@ -22,6 +22,8 @@ typedef struct {
     int rank;
     int abs;
     int reads;
+    int getpath;    /* one get whose path was chosen by cost (armcii_target_t) */
+    double t_issue; /* and when it was issued */
 } nb_dest_t;
 
 typedef struct {
@@ -43,7 +45,7 @@ static struct {
     armcii_lock_t lock;
 } nb = {NULL, 0, -1, {0, 1, 0, 0, NULL, -1}, {0}};
 
-static void add_dest(nb_slot_t *s, const armcii_target_t *t)
+static void add_dest(nb_slot_t *s, const armcii_target_t *t, int timed)
 {
     /* abs too: in the ghost build the users of a node share one (window,
      * rank) pair, their ghost, and ARMCI_WaitProc(abs) must still find
@@ -53,6 +55,7 @@ static void add_dest(nb_slot_t *s, const armcii_target_t *t)
         if (s->dest[i].win == t->win && s->dest[i].rank == t->rank &&
             s->dest[i].abs == t->abs) {
             s->dest[i].reads |= t->reads;
+            s->dest[i].getpath = 0; /* its completion times more than one get */
             return;
         }
     if (s->n == s->cap) {
@@ -63,7 +66,9 @@ static void add_dest(nb_slot_t *s, const armcii_target_t *t)
         s->dest = d;
         s->cap = cap;
     }
-    s->dest[s->n++] = (nb_dest_t){t->gmr, t->win, t->rank, t->abs, t->reads};
+    int gp = timed ? t->getpath : 0;
+    s->dest[s->n++] =
+        (nb_dest_t){t->gmr, t->win, t->rank, t->abs, t->reads, gp, gp ? MPI_Wtime() : 0};
 }
 
 /* Complete entries of s with abs == proc (all: proc < 0); keep the rest. */
@@ -71,10 +76,13 @@ static void drain(nb_slot_t *s, int proc)
 {
     int k = 0;
     for (int i = 0; i < s->n; i++) {
-        if (proc < 0 || s->dest[i].abs == proc)
+        if (proc < 0 || s->dest[i].abs == proc) {
             armcii_gmr_complete_win(s->dest[i].win, s->dest[i].rank, s->dest[i].reads,
                                     armcii_gmr_win_by_req(s->dest[i].gmr, s->dest[i].win));
-        else
+            if (s->dest[i].getpath)
+                armcii_gmr_getpath_sample(s->dest[i].getpath - 1,
+                                          MPI_Wtime() - s->dest[i].t_issue);
+        } else
             s->dest[k++] = s->dest[i];
     }
     s->n = k;
@@ -117,7 +125,7 @@ void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t)
     if (!hdl) {
         if (nb.implicit.n >= NB_IMPLICIT_MAX)
             drain(&nb.implicit, -1);
-        add_dest(&nb.implicit, t);
+        add_dest(&nb.implicit, t, 0); /* waited for whenever: not a get's cost */
     } else {
         nb_slot_t *s = slot_of(hdl);
         if (!s) {
@@ -126,7 +134,7 @@ void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t)
             hdl->target = i + 1;
             hdl->aggregate = s->gen;
         }
-        add_dest(s, t);
+        add_dest(s, t, 1);
     }
     armcii_unlock(&nb.lock);
 }

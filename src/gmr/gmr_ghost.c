@@ -66,9 +66,12 @@ void armcii_gmr_ghost_init(void)
      * get answered by the target beats one a ghost must be scheduled for
      * on a crowded host; where they compute the ghost wins
      * (benchmarks/results/ghost_putget.mpich.2core.txt). */
-    int pg = armcii_state.cfg.ghost_putget == ARMCII_GHOST_PUTGET_ON;
+    static const int pg_level[] = {[ARMCII_GHOST_PUTGET_ON] = 2, [ARMCII_GHOST_PUTGET_OFF] = 0,
+                                   [ARMCII_GHOST_PUTGET_AUTO] = 1};
+    int pg = pg_level[armcii_state.cfg.ghost_putget];
     armcii_allreduce(&pg, &armcii_gmr_state.ghost_putget, 1, MPI_INT, MPI_MIN,
                      armcii_state.world);
+    armcii_getpath_init(&armcii_gmr_state.getpath);
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
                "%s (ARMCI_GHOST_ASYNC%s); first pool %zu KiB per user; accumulates and RMW "
                "%s (ARMCI_GHOST_AM); contiguous puts and gets the MPI leaves to the target "
@@ -82,20 +85,56 @@ void armcii_gmr_ghost_init(void)
                armcii_gmr_state.ghost_am == 2 ? "(and puts, gets) applied by ghosts from messages"
                : armcii_gmr_state.ghost_am ? "applied by ghosts from messages"
                                            : "through MPI RMA on the ghosts' windows",
-               armcii_gmr_state.ghost_putget ? "to ghosts" : "to the target");
+               armcii_gmr_state.ghost_putget == 2   ? "to ghosts"
+               : armcii_gmr_state.ghost_putget == 1 ? "puts to ghosts, gets where they cost less"
+                                                    : "to the target");
 }
 
 void armcii_gmr_ghost_finalize(void)
 {
-    if (armcii_ghost_info().ghosts_on)
-        armcii_ghost_am_fence(-1);
+    if (!armcii_ghost_info().ghosts_on)
+        return;
+    armcii_ghost_am_fence(-1);
+    const armcii_getpath_t *p = &armcii_gmr_state.getpath;
+    if (armcii_gmr_state.ghost_putget == 1 && p->tick)
+        armcii_log(1, "gets by cost (ARMCI_GHOST_PUTGET=AUTO): %ld measured to the target "
+                   "(mean %.1f us), %ld to ghosts (mean %.1f us), %ld switches, ending with "
+                   "%s", p->n[ARMCII_GETPATH_TARGET], 1e6 * p->mean[ARMCII_GETPATH_TARGET],
+                   p->n[ARMCII_GETPATH_GHOST], 1e6 * p->mean[ARMCII_GETPATH_GHOST],
+                   p->switches, p->pref == ARMCII_GETPATH_GHOST ? "ghosts" : "targets");
 }
 
 int armcii_gmr_ghost_usable(void) { return armcii_ghost_info().ghosts_on; }
 
 int armcii_gmr_ghost_putget(void)
 {
-    return armcii_gmr_ghost_usable() && armcii_gmr_state.ghost_putget;
+    return armcii_gmr_ghost_usable() ? armcii_gmr_state.ghost_putget : 0;
+}
+
+void armcii_gmr_getpath_sample(int path, double secs)
+{
+    armcii_lock(&armcii_gmr_state.prof_lock);
+    armcii_getpath_sample(&armcii_gmr_state.getpath, path, secs);
+    armcii_unlock(&armcii_gmr_state.prof_lock);
+}
+
+armcii_getpath_t armcii_gmr_getpath_stats(void)
+{
+    armcii_lock(&armcii_gmr_state.prof_lock);
+    armcii_getpath_t p = armcii_gmr_state.getpath;
+    armcii_unlock(&armcii_gmr_state.prof_lock);
+    return p;
+}
+
+/* ARMCI_GHOST_PUTGET=AUTO: whether this get goes to the target's ghost,
+ * chosen by cost (gmr_getpath.c) and marked for its sample. */
+static int get_to_ghost(armcii_target_t *t)
+{
+    armcii_lock(&armcii_gmr_state.prof_lock);
+    int path = armcii_getpath_choose(&armcii_gmr_state.getpath);
+    armcii_unlock(&armcii_gmr_state.prof_lock);
+    t->getpath = path + 1;
+    return path == ARMCII_GETPATH_GHOST;
 }
 
 unsigned armcii_gmr_ghost_classes(int osc)
@@ -306,6 +345,8 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t
     int msg = by_message(g, cls, len);
     if (!msg && (armcii_gmr_state.ghost_am == 2 || !(g->ghost_classes & 1u << cls)))
         return; /* with ALL, what is not a message goes to the target itself */
+    if (cls == ARMCII_OP_GET && armcii_gmr_state.ghost_putget == 1 && !get_to_ghost(t))
+        return;
     if (msg && (cls == ARMCII_OP_RMW || cls == ARMCII_OP_ACC) && t->direct &&
         g->slice[t->grank].acc_lock) {
         /* Ghosts apply RMW with CPU atomics and accumulates with the CPU

@@ -172,8 +172,9 @@ typedef struct {
     int ghost_am;                 /* ghost build: ghosts apply accumulates and RMW
                                    * from messages (ARMCI_GHOST_AM, agreed by all) */
     int ghost_putget;             /* ghost build: ghosts serve contiguous put/get where the
-                                   * component leaves them to software (ARMCI_GHOST_PUTGET,
-                                   * agreed by all) */
+                                   * component leaves them to software: 2 always, 1 gets
+                                   * by cost, 0 never (ARMCI_GHOST_PUTGET, agreed by all) */
+    armcii_getpath_t getpath;     /* ghost build, gets by cost: the choice (prof_lock) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     long ops[ARMCII_TO_N][ARMCII_OP_NCLASS]; /* ARMCII_MEASURE_COUNT: per target place, class */

@@ -130,8 +130,13 @@ void armcii_gmr_get_contig(const char *call, const void *src, void *dst, int byt
         memmove(dst, t.direct, (size_t)bytes);
         return;
     }
+    /* a path chosen by cost is timed to completion: here where the call
+     * completes it (a message to a ghost always does), else by its handle */
+    double t0 = t.getpath ? MPI_Wtime() : 0;
     armcii_gmr_get(&t, dst, bytes, MPI_BYTE, bytes, MPI_BYTE);
     armcii_gmr_complete(c, &t);
+    if (t.getpath && (c->blocking || t.am))
+        armcii_gmr_getpath_sample(t.getpath - 1, MPI_Wtime() - t0);
 }
 
 void armcii_gmr_acc_contig(const char *call, int datatype, const void *scale,

@@ -147,6 +147,7 @@ int armcii_gmr_xlate_try(const void *addr, size_t len, int proc,
     t->all_local = g->all_local;
     t->reads = cls == ARMCII_OP_GET || cls == ARMCII_OP_RMW;
     t->am = 0;
+    t->getpath = 0;
     /* Accumulate-class operations of a region must all take one path
      * (atomicity), so they are offered for redirection even when the
      * target is node-local, unless the region is served by CPU atomics. */

@@ -255,8 +255,10 @@ static void print_ghosts(void)
                     ? " (the default where a host has more processes than CPUs and MPI "
                       "spins in its waits)" : "");
         info_kv("puts and gets to ghosts", "%s (ARMCI_GHOST_PUTGET)",
-                armcii_gmr_ghost_putget() ? "yes, where the MPI leaves them to the target"
-                                          : "no, they go to the target");
+                armcii_gmr_ghost_putget() == 2 ? "yes, where the MPI leaves them to the target"
+                : armcii_gmr_ghost_putget() == 1
+                    ? "puts yes, gets each process sends where they cost it less"
+                    : "no, they go to the target");
         info_kv("ghost pools", "%d, %zu KiB per user (ARMCI_GHOST_POOL_SIZE; grow on demand)",
                 g.npools, g.pool_bytes_per_user >> 10);
     }

@@ -1,16 +1,21 @@
 /* ARMCI_GHOST_PUTGET in the ghost build: whether ghosts serve contiguous
  * gets and puts that the MPI leaves to the target's software.  Redirection
  * is set ON before MPI_Init, so only this setting decides where a get
- * goes.  ARMCI_Init runs four times, each with the variable as phase k
- * sets it: unset (on), ON, OFF, and OFF on rank 0 only (one choice for
- * all: off).  Each phase checks on every rank that the setting in force is
- * the expected one and the same everywhere; then each rank puts 4 KiB
- * (above the size small puts travel to ghosts as messages) to a rank on
- * another node and gets 8 bytes back from it: the values must be right,
- * and the operations count as redirected to a ghost exactly when ghosts
- * serve gets here (the setting on, the region across nodes, the window's
- * component leaving gets to software).  Other builds: the setting is off
- * and values are checked. */
+ * goes.  ARMCI_Init runs six times, each with the variable as phase k
+ * sets it: unset (on), ON, OFF, OFF on rank 0 only (one choice for all:
+ * off), AUTO, and AUTO on rank 0 only with ON elsewhere (AUTO for all).
+ * Each phase checks on every rank that the setting in force is the
+ * expected one and the same everywhere; then each rank puts 4 KiB (above
+ * the size small puts travel to ghosts as messages) to a rank on another
+ * node and gets 8 bytes back from it: the values must be right, and the
+ * operations count as redirected to a ghost exactly when ghosts serve gets
+ * here (the setting on or AUTO, whose first get goes to the ghost, the
+ * region across nodes, the window's component leaving gets to software).
+ * With AUTO each rank then gets 96 values from there, blocking and by
+ * handle: each must be right, every get must be timed for the choice, some
+ * must have gone each way (every 16th tries the other path), and as many
+ * must count as redirected as went to ghosts.  Other builds: the setting
+ * is off and values are checked. */
 #include <stdlib.h>
 #include <string.h>
 #include <armci.h>
@@ -21,12 +26,56 @@
 
 enum { NPUT = 512 }; /* longs: 4 KiB */
 
+enum { NPHASE = 6, NAUTO = 96 };
+
 static void set_phase(int phase, int me)
 {
+    static const char *const v[NPHASE] = {NULL, "ON", "OFF", "OFF", "AUTO", "AUTO"};
     if (phase == 0)
         unsetenv("ARMCI_GHOST_PUTGET");
     else
-        setenv("ARMCI_GHOST_PUTGET", phase == 1 || (phase == 3 && me != 0) ? "ON" : "OFF", 1);
+        setenv("ARMCI_GHOST_PUTGET", (phase == 3 || phase == 5) && me != 0 ? "ON" : v[phase], 1);
+}
+
+/* The setting expected in force (armcii_gmr_ghost_putget) with ghosts. */
+static int expected(int phase) { return phase <= 1 ? 2 : phase >= 4 ? 1 : 0; }
+
+/* AUTO: NAUTO gets from t's row (slot me), half blocking, half by handle. */
+static void auto_gets(long *row, int t, int phase, const long *src)
+{
+    armcii_getpath_t before = armcii_gmr_getpath_stats();
+    unsigned long r0 = armcii_gmr_redirected();
+    for (int i = 0; i < NAUTO; i++) {
+        long back = -1;
+        int k = (i * 37) % NPUT;
+        if (i % 2) {
+            armci_hdl_t h;
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_NbGet(row + k, &back, sizeof back, t, &h);
+            ARMCI_Wait(&h);
+        } else {
+            ARMCI_Get(row + k, &back, sizeof back, t);
+        }
+        if (back != src[k]) {
+            CHECK(0, "phase %d: get %d of element %d from %d read %ld, expected %ld", phase,
+                  i, k, t, back, src[k]);
+            break;
+        }
+    }
+    armcii_getpath_t p = armcii_gmr_getpath_stats();
+    long tgt = p.n[ARMCII_GETPATH_TARGET] - before.n[ARMCII_GETPATH_TARGET];
+    long gh = p.n[ARMCII_GETPATH_GHOST] - before.n[ARMCII_GETPATH_GHOST];
+    unsigned long redirected = armcii_gmr_redirected() - r0;
+    CHECK(p.tick - before.tick == NAUTO && tgt + gh == NAUTO,
+          "phase %d: %lu gets chosen, %ld timed (%ld to targets, %ld to ghosts); expected %d",
+          phase, p.tick - before.tick, tgt + gh, tgt, gh, NAUTO);
+    CHECK(tgt >= 1 && gh >= 1, "phase %d: %ld gets to the target, %ld to ghosts: one path "
+          "never tried", phase, tgt, gh);
+    CHECK(redirected == (unsigned long)gh, "phase %d: %lu gets counted as redirected, %ld "
+          "went to ghosts", phase, redirected, gh);
+    if (armcii_state.rank == 0)
+        printf("phase %d: %d gets by cost: %ld to the target, %ld to its ghost\n", phase,
+               NAUTO, tgt, gh);
 }
 
 /* A put and a get to a rank on another node where there is one. */
@@ -60,6 +109,12 @@ static void transfer(int me, int np, int phase, int ghosts_serve_gets)
         CHECK(redirected == 0, "phase %d: %lu of the put and get to %d went to a ghost (ghosts "
               "serve gets: %d, across nodes: %d)", phase, redirected, t, ghosts_serve_gets,
               across);
+    if (ghosts_serve_gets == 1 && ghost_path)
+        auto_gets((long *)ptr[t] + (size_t)me * NPUT, t, phase, src);
+    else
+        CHECK(armcii_gmr_getpath_stats().tick == 0, "phase %d: %lu gets chosen by cost where "
+              "none may be (ghosts serve gets: %d, their path: %d)", phase,
+              armcii_gmr_getpath_stats().tick, ghosts_serve_gets, ghost_path);
     if (me == 0)
         printf("phase %d: put and get to rank %d %s\n", phase, t,
                ghost_path ? "through its ghost" : "to the target");
@@ -90,11 +145,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the wrapped world hides ghosts */
-    for (int phase = 0; phase < 4; phase++) {
+    for (int phase = 0; phase < NPHASE; phase++) {
         set_phase(phase, me);
         ARMCI_Init();
         int ghosts = armcii_gmr_ghost_usable() && real_np > np;
-        int want = ghosts && phase <= 1;
+        int want = ghosts ? expected(phase) : 0;
         int got = armcii_gmr_ghost_putget(), lo, hi;
         CHECK(got == want, "phase %d (ARMCI_GHOST_PUTGET %s): puts and gets to ghosts %d, "
               "expected %d (ghosts %d, %d processes)", phase,
@@ -106,7 +161,7 @@ int main(int argc, char **argv)
         transfer(me, np, phase, got);
         if (me == 0 && phase == 0)
             printf("ARMCI_GHOST_PUTGET default: %s (ghosts %d, %d processes)\n",
-                   got ? "on" : "off", ghosts, real_np);
+                   got == 2 ? "on" : got ? "auto" : "off", ghosts, real_np);
         ARMCI_Finalize();
     }
     int rc = tu_finish();
