@@ -59,7 +59,7 @@ benchmarks_bench_samewin_LDADD = libarmci_core.la
 noinst_PROGRAMS += benchmarks/bench_multiphase
 benchmarks_bench_multiphase_LDFLAGS = $(LTO_FLAGS)
 benchmarks_bench_multiphase_LDADD = libarmci_core.la
-EXTRA_DIST += benchmarks/async.sh benchmarks/pin.sh benchmarks/multiphase.sh benchmarks/idle_ghosts.sh benchmarks/advisor_validate.sh \
+EXTRA_DIST += benchmarks/async.sh benchmarks/pin.sh benchmarks/multiphase.sh benchmarks/getpath.sh benchmarks/idle_ghosts.sh benchmarks/advisor_validate.sh \
 	benchmarks/mpi-bundle.sh benchmarks/mpis.sh benchmarks/model.py benchmarks/summary.sh benchmarks/samewin.sh \
 	benchmarks/wait_spin.sh
 # The results docs/performance.md's summary table is made from

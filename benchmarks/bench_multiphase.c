@@ -15,7 +15,12 @@
  *  - comm: many small strided accumulates (4x4 doubles) and fetch-and-adds
  *    from every user to the users of the other node, no computation: every
  *    ghost serves all its node's users at once (over-aggregation).
- * A third pattern, bsp, is for the advisor's validation
+ *  - read: MP_COMM_OPS contiguous gets of 2 KiB per user and step from
+ *    the users of the other node, no computation: every target is inside
+ *    the library, issuing its own gets, as NWChem's TCE processes wait
+ *    on their task counter and their patch gets (what
+ *    ARMCI_GHOST_PUTGET=OFF and AUTO are for).  Each get is checked.
+ * A fourth pattern, bsp, is for the advisor's validation
  * (benchmarks/advisor_validate.sh): every process computes its tasks, then
  * all exchange the blocks at once (gets and accumulates while every target
  * is inside the library too), so nobody waits for progress and a ghost
@@ -38,10 +43,11 @@
  * checked exactly after every run (exit 1 on a wrong value).
  *
  * usage: bench_multiphase [reps=5]
- * env: MP_PHASES (comma list of comp/comm/bsp, default comp,comm,comp,comm),
+ * env: MP_PHASES (comma list of comp/comm/read/bsp, default comp,comm,comp,comm),
  *      MP_STEPS (steps per phase, 12), MP_TASKS (tasks per comp step, 4),
- *      MP_TASK_MS (ms per task, mean; 6), MP_COMM_OPS (accumulates per
- *      user per comm step, 200), MP_MODES (default off,on,user,auto),
+ *      MP_TASK_MS (ms per task, mean; 6), MP_COMM_OPS (accumulates, or
+ *      gets, per user per comm or read step, 200), MP_MODES (default
+ *      off,on,user,auto),
  *      MP_COMPUTE (sleep or spin), MP_STEP_SYNC (1: every step ends with
  *      a barrier; 0: only phases do, so the automatic mode must decide
  *      inside a phase).  MP_MODES=auto with ARMCI_GHOST_ASYNC=AUTO
@@ -63,13 +69,14 @@
 
 int armcii_adapt_redirecting(void); /* src/progress: the current setting */
 
-enum { COMP, COMM, BSP };
-static const char *phase_name[] = {"comp", "comm", "bsp"};
+enum { COMP, COMM, BSP, READ };
+static const char *phase_name[] = {"comp", "comm", "bsp", "read"};
 enum { M_OFF, M_ON, M_USER, M_AUTO, NMODES };
 static const char *mode_name[NMODES] = {"off", "on", "user", "auto"};
 enum { MAXPH = 16, MAXSTEPS = 64, MAXREPS = 64 };
 enum { BLK = 16, SBLK = 4 };          /* block edges, in doubles */
-enum { CNT_OFF = 0, COMP_OFF = 64, COMM_OFF = COMP_OFF + BLK * BLK * 8 };
+enum { CNT_OFF = 0, COMP_OFF = 64, COMM_OFF = COMP_OFF + BLK * BLK * 8,
+       READ_OFF = COMM_OFF + BLK * SBLK * 8, READ_N = 256, REGION = READ_OFF + READ_N * 8 };
 
 static struct {
     int me, nu, nph, steps, tasks, ops, spin, reps;
@@ -175,6 +182,27 @@ static void comm_step(int step)
     }
 }
 
+/* What read_step finds at element i of process p's read block. */
+static double read_val(int p, int i) { return 1000.0 * p + i; }
+
+static void read_step(int step)
+{
+    double got[READ_N];
+    for (int i = 0; i < B.ops; i++) {
+        int t = remote(i + step);
+        ARMCI_Get((char *)B.ptr[t] + READ_OFF, got, sizeof got, t);
+        int k = (i * 31 + step) % READ_N;
+        if (got[0] != read_val(t, 0) || got[k] != read_val(t, k)) {
+            printf("[%d] read of %d: element %d is %g, expected %g\n", B.me, t, k, got[k],
+                   read_val(t, k));
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    if (B.step_sync)
+        ARMCI_Barrier();
+}
+
 /* Before phase p: a user-guided run says what the phase wants; the other
  * modes only synchronize. */
 static void boundary(int mode, int p)
@@ -226,7 +254,9 @@ static void check(void)
  * at each step (1 on, 0 off) in state[phase][step]. */
 static void run(int mode, double *t, int state[][MAXSTEPS], double *blk)
 {
-    memset(B.ptr[B.me], 0, COMM_OFF + BLK * SBLK * sizeof(double));
+    memset(B.ptr[B.me], 0, READ_OFF);
+    for (int i = 0; i < READ_N; i++)
+        ((double *)((char *)B.ptr[B.me] + READ_OFF))[i] = read_val(B.me, i);
     ARMCI_Barrier();
     if (mode == M_OFF || mode == M_ON)
         ARMCIX_Async_phase(mode == M_ON);
@@ -243,6 +273,8 @@ static void run(int mode, double *t, int state[][MAXSTEPS], double *blk)
                 comp_step(s, blk);
             else if (B.ph[p] == BSP)
                 bsp_step(s, blk);
+            else if (B.ph[p] == READ)
+                read_step(s);
             else
                 comm_step(s);
         }
@@ -288,7 +320,10 @@ static void parse(int argc, char **argv)
     char buf[256];
     snprintf(buf, sizeof buf, "%s", getenv("MP_PHASES") ? getenv("MP_PHASES") : "comp,comm,comp,comm");
     for (char *tok = strtok(buf, ","); tok && B.nph < MAXPH; tok = strtok(NULL, ","))
-        B.ph[B.nph++] = !strcmp(tok, "comm") ? COMM : !strcmp(tok, "bsp") ? BSP : COMP;
+        B.ph[B.nph++] = !strcmp(tok, "comm")   ? COMM
+                        : !strcmp(tok, "bsp")  ? BSP
+                        : !strcmp(tok, "read") ? READ
+                                               : COMP;
     snprintf(buf, sizeof buf, "%s", getenv("MP_MODES") ? getenv("MP_MODES") : "off,on,user,auto");
     for (char *tok = strtok(buf, ","); tok && B.nmodes < NMODES; tok = strtok(NULL, ","))
         for (int m = 0; m < NMODES; m++)
@@ -351,7 +386,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &B.nu);
     parse(argc, argv);
     B.ptr = malloc((size_t)B.nu * sizeof(void *));
-    ARMCI_Malloc(B.ptr, COMM_OFF + BLK * SBLK * sizeof(double));
+    ARMCI_Malloc(B.ptr, REGION);
     double *blk = malloc(BLK * BLK * sizeof(double));
     static double t[NMODES][MAXREPS][MAXPH];
     static int st[NMODES][MAXPH][MAXSTEPS];

@@ -80,8 +80,8 @@ typedef struct armcii_target {
                         * a message (rank: the ghost, disp: in pool am_pool) */
     int am_pool;
     int getpath;       /* ghost build, ARMCI_GHOST_PUTGET=AUTO: a contiguous get
-                        * whose path was chosen by cost, ARMCII_GETPATH_* + 1;
-                        * 0 for every other operation */
+                        * whose path was chosen by cost, 1 + ARMCII_GETPATH_* +
+                        * 2 * its size class; 0 for every other operation */
 } armcii_target_t;
 
 /* Deepest strided target an accumulate shipped to a ghost may describe
@@ -352,14 +352,20 @@ typedef struct {
     unsigned long tick;  /* gets chosen so far */
     double mean[2];      /* decaying mean seconds per get, by path */
     long n[2];           /* gets measured, by path */
-    double spent;        /* seconds of all measured gets */
+    double t0;           /* when the first get was chosen (MPI_Wtime) */
+    double spent;        /* seconds of the measured gets */
     double explored;     /* of them, those on the path not preferred then */
     long switches;
 } armcii_getpath_t;
+/* Gets choose per size class, since what a path costs grows with the size at
+ * its own rate: up to 64 bytes, then each class 4x larger, the last one
+ * everything above 256 KiB. */
+enum { ARMCII_GETPATH_SIZES = 8 };
+int armcii_getpath_size_class(size_t len);
 /* Start with gets to ghosts preferred and nothing measured. */
 void armcii_getpath_init(armcii_getpath_t *p);
-/* The path (ARMCII_GETPATH_*) of the next get. */
-int armcii_getpath_choose(armcii_getpath_t *p);
+/* The path (ARMCII_GETPATH_*) of the next get, chosen at time now (s). */
+int armcii_getpath_choose(armcii_getpath_t *p, double now);
 /* A get on path took secs from issue to completion; may switch the preference. */
 void armcii_getpath_sample(armcii_getpath_t *p, int path, double secs);
 
@@ -373,11 +379,12 @@ int armcii_gmr_ghost_usable(void);
  * target: 2 always (ARMCI_GHOST_PUTGET=ON), 1 puts always and gets by cost
  * (AUTO), 0 never (OFF, or no ghosts); as all processes agreed. */
 int armcii_gmr_ghost_putget(void);
-/* A contiguous get whose path was chosen by cost (t->getpath - 1) took secs
- * from issue to completion (ARMCI_GHOST_PUTGET=AUTO). */
-void armcii_gmr_getpath_sample(int path, double secs);
-/* The calling process's choice of get paths so far (tests, logs). */
-armcii_getpath_t armcii_gmr_getpath_stats(void);
+/* A contiguous get whose path was chosen by cost (its target's getpath)
+ * took secs from issue to completion (ARMCI_GHOST_PUTGET=AUTO). */
+void armcii_gmr_getpath_sample(int getpath, double secs);
+/* The calling process's choice of get paths so far in size class cls, or
+ * summed over the classes (cls -1: counts and times; pref, means: none). */
+armcii_getpath_t armcii_gmr_getpath_stats(int cls);
 /* The classes a ghost serves on windows of component osc: those the
  * component leaves to the target's software, less put and get where
  * ARMCI_GHOST_PUTGET keeps them at the target. */
@@ -385,8 +392,15 @@ unsigned armcii_gmr_ghost_classes(int osc);
 #else
 static inline int armcii_gmr_ghost_usable(void) { return 0; }
 static inline int armcii_gmr_ghost_putget(void) { return 0; }
-static inline void armcii_gmr_getpath_sample(int path, double secs) { (void)path, (void)secs; }
-static inline armcii_getpath_t armcii_gmr_getpath_stats(void) { return (armcii_getpath_t){0}; }
+static inline void armcii_gmr_getpath_sample(int getpath, double secs)
+{
+    (void)getpath, (void)secs;
+}
+static inline armcii_getpath_t armcii_gmr_getpath_stats(int cls)
+{
+    (void)cls;
+    return (armcii_getpath_t){0};
+}
 static inline unsigned armcii_gmr_ghost_classes(int osc)
 {
     return armcii_gmr_software_classes(osc);

@@ -80,8 +80,7 @@ static void drain(nb_slot_t *s, int proc)
             armcii_gmr_complete_win(s->dest[i].win, s->dest[i].rank, s->dest[i].reads,
                                     armcii_gmr_win_by_req(s->dest[i].gmr, s->dest[i].win));
             if (s->dest[i].getpath)
-                armcii_gmr_getpath_sample(s->dest[i].getpath - 1,
-                                          MPI_Wtime() - s->dest[i].t_issue);
+                armcii_gmr_getpath_sample(s->dest[i].getpath, MPI_Wtime() - s->dest[i].t_issue);
         } else
             s->dest[k++] = s->dest[i];
     }

@@ -9,14 +9,22 @@
  * took 0.88x), and a target that computes answers only when it next enters
  * MPI while its ghost answers at once (localize-pm-aa: 2.07x)
  * (benchmarks/results/ghost_putget.mpich.2core.txt).  Which case holds
- * changes with the phase and is seen only by timing the gets.
+ * changes with the phase and is seen only by timing the gets, and it may
+ * differ with the size (a ghost copies the data once more), so each size
+ * class (armcii_getpath_size_class) keeps its own choice.
  *
  * The rule, per process (reads take either path safely: a read first
  * completes this process's writes to its target on both paths,
  * armcii_gmr_order_read): gets go to the preferred path; every
- * EXPLORE_EVERY-th goes to the other one while what the explorations cost
- * stays within EXPLORE_BUDGET of all chosen gets' time, so a path that
- * costs ten times the other is tried rarely; each path keeps a decaying
+ * EXPLORE_EVERY-th goes to the other one while what the explorations took
+ * stays within EXPLORE_BUDGET of the time since the first get, so a path
+ * that costs 50x the other is tried rarely and the tries cost at most that
+ * share of the run.  Of the run, not of the gets' time: where gets are few
+ * and targets compute (bench_multiphase's comp phase under MPICH, where a
+ * get to the target waited 7-20 ms for it against 0.2-0.4 ms through a
+ * ghost) one try would exceed a budget of the gets' time for thousands of
+ * gets, and the next phase, where the target answered in 17 us against
+ * 81 us (its read phase), would run on ghosts.  Each path keeps a decaying
  * mean of what its gets cost, from issue to completion, with a shorter
  * memory for the explored path, whose few samples must speak for now; the
  * other path becomes the preferred one once its mean is below SWITCH_GAIN
@@ -32,17 +40,26 @@
 #define SWITCH_GAIN 0.8
 #define MIN_SAMPLES 4
 #define ALPHA_PREF (1.0 / 32)
-#define ALPHA_OTHER (1.0 / 4)
+#define ALPHA_OTHER (1.0 / 2)
+
+int armcii_getpath_size_class(size_t len)
+{
+    int c = 0;
+    for (size_t lim = 64; len > lim && c < ARMCII_GETPATH_SIZES - 1; lim *= 4)
+        c++;
+    return c;
+}
 
 void armcii_getpath_init(armcii_getpath_t *p)
 {
     *p = (armcii_getpath_t){.pref = ARMCII_GETPATH_GHOST};
 }
 
-int armcii_getpath_choose(armcii_getpath_t *p)
+int armcii_getpath_choose(armcii_getpath_t *p, double now)
 {
-    p->tick++;
-    if (p->tick % EXPLORE_EVERY == 0 && p->explored <= EXPLORE_BUDGET * p->spent)
+    if (p->tick++ == 0)
+        p->t0 = now;
+    if (p->tick % EXPLORE_EVERY == 0 && p->explored <= EXPLORE_BUDGET * (now - p->t0))
         return !p->pref;
     return p->pref;
 }

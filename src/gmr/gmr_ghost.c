@@ -71,7 +71,8 @@ void armcii_gmr_ghost_init(void)
     int pg = pg_level[armcii_state.cfg.ghost_putget];
     armcii_allreduce(&pg, &armcii_gmr_state.ghost_putget, 1, MPI_INT, MPI_MIN,
                      armcii_state.world);
-    armcii_getpath_init(&armcii_gmr_state.getpath);
+    for (int c = 0; c < ARMCII_GETPATH_SIZES; c++)
+        armcii_getpath_init(&armcii_gmr_state.getpath[c]);
     armcii_log(1, "ghosts: %d per node, %d users per node, bound ghost %d; redirection "
                "%s (ARMCI_GHOST_ASYNC%s); first pool %zu KiB per user; accumulates and RMW "
                "%s (ARMCI_GHOST_AM); contiguous puts and gets the MPI leaves to the target "
@@ -90,18 +91,30 @@ void armcii_gmr_ghost_init(void)
                                                     : "to the target");
 }
 
+/* ARMCI_VERBOSE: where each size class's gets went (ARMCI_GHOST_PUTGET=AUTO). */
+static void log_getpaths(void)
+{
+    for (int c = 0; c < ARMCII_GETPATH_SIZES; c++) {
+        const armcii_getpath_t *p = &armcii_gmr_state.getpath[c];
+        if (p->tick)
+            armcii_log(1, "gets by cost (ARMCI_GHOST_PUTGET=AUTO), up to %s: %ld measured "
+                       "to the target (mean %.1f us), %ld to ghosts (mean %.1f us), %ld "
+                       "switches, ending with %s",
+                       (const char *[]){"64 B", "256 B", "1 KiB", "4 KiB", "16 KiB", "64 KiB",
+                                        "256 KiB", "any size"}[c],
+                       p->n[ARMCII_GETPATH_TARGET], 1e6 * p->mean[ARMCII_GETPATH_TARGET],
+                       p->n[ARMCII_GETPATH_GHOST], 1e6 * p->mean[ARMCII_GETPATH_GHOST],
+                       p->switches, p->pref == ARMCII_GETPATH_GHOST ? "ghosts" : "targets");
+    }
+}
+
 void armcii_gmr_ghost_finalize(void)
 {
     if (!armcii_ghost_info().ghosts_on)
         return;
     armcii_ghost_am_fence(-1);
-    const armcii_getpath_t *p = &armcii_gmr_state.getpath;
-    if (armcii_gmr_state.ghost_putget == 1 && p->tick)
-        armcii_log(1, "gets by cost (ARMCI_GHOST_PUTGET=AUTO): %ld measured to the target "
-                   "(mean %.1f us), %ld to ghosts (mean %.1f us), %ld switches, ending with "
-                   "%s", p->n[ARMCII_GETPATH_TARGET], 1e6 * p->mean[ARMCII_GETPATH_TARGET],
-                   p->n[ARMCII_GETPATH_GHOST], 1e6 * p->mean[ARMCII_GETPATH_GHOST],
-                   p->switches, p->pref == ARMCII_GETPATH_GHOST ? "ghosts" : "targets");
+    if (armcii_gmr_state.ghost_putget == 1)
+        log_getpaths();
 }
 
 int armcii_gmr_ghost_usable(void) { return armcii_ghost_info().ghosts_on; }
@@ -111,29 +124,48 @@ int armcii_gmr_ghost_putget(void)
     return armcii_gmr_ghost_usable() ? armcii_gmr_state.ghost_putget : 0;
 }
 
-void armcii_gmr_getpath_sample(int path, double secs)
+void armcii_gmr_getpath_sample(int getpath, double secs)
 {
+    int c = (getpath - 1) / 2;
+    if (getpath < 1 || c >= ARMCII_GETPATH_SIZES)
+        return;
     armcii_lock(&armcii_gmr_state.prof_lock);
-    armcii_getpath_sample(&armcii_gmr_state.getpath, path, secs);
+    armcii_getpath_sample(&armcii_gmr_state.getpath[c], (getpath - 1) % 2, secs);
     armcii_unlock(&armcii_gmr_state.prof_lock);
 }
 
-armcii_getpath_t armcii_gmr_getpath_stats(void)
+armcii_getpath_t armcii_gmr_getpath_stats(int cls)
 {
+    armcii_getpath_t s = {0};
     armcii_lock(&armcii_gmr_state.prof_lock);
-    armcii_getpath_t p = armcii_gmr_state.getpath;
+    for (int c = 0; c < ARMCII_GETPATH_SIZES; c++) {
+        const armcii_getpath_t *p = &armcii_gmr_state.getpath[c];
+        if (c == cls)
+            s = *p;
+        if (cls >= 0)
+            continue;
+        s.tick += p->tick;
+        s.switches += p->switches;
+        s.spent += p->spent;
+        s.explored += p->explored;
+        for (int k = 0; k < 2; k++)
+            s.n[k] += p->n[k];
+    }
     armcii_unlock(&armcii_gmr_state.prof_lock);
-    return p;
+    return s;
 }
 
-/* ARMCI_GHOST_PUTGET=AUTO: whether this get goes to the target's ghost,
- * chosen by cost (gmr_getpath.c) and marked for its sample. */
-static int get_to_ghost(armcii_target_t *t)
+/* ARMCI_GHOST_PUTGET=AUTO: whether this get of len bytes goes to the
+ * target's ghost, chosen by cost for its size (gmr_getpath.c) and marked
+ * for its sample. */
+static int get_to_ghost(armcii_target_t *t, size_t len)
 {
+    int c = armcii_getpath_size_class(len);
+    double now = MPI_Wtime();
     armcii_lock(&armcii_gmr_state.prof_lock);
-    int path = armcii_getpath_choose(&armcii_gmr_state.getpath);
+    int path = armcii_getpath_choose(&armcii_gmr_state.getpath[c], now);
     armcii_unlock(&armcii_gmr_state.prof_lock);
-    t->getpath = path + 1;
+    t->getpath = 1 + path + 2 * c;
     return path == ARMCII_GETPATH_GHOST;
 }
 
@@ -345,7 +377,7 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t
     int msg = by_message(g, cls, len);
     if (!msg && (armcii_gmr_state.ghost_am == 2 || !(g->ghost_classes & 1u << cls)))
         return; /* with ALL, what is not a message goes to the target itself */
-    if (cls == ARMCII_OP_GET && armcii_gmr_state.ghost_putget == 1 && !get_to_ghost(t))
+    if (cls == ARMCII_OP_GET && armcii_gmr_state.ghost_putget == 1 && !get_to_ghost(t, len))
         return;
     if (msg && (cls == ARMCII_OP_RMW || cls == ARMCII_OP_ACC) && t->direct &&
         g->slice[t->grank].acc_lock) {

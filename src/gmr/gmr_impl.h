@@ -174,7 +174,8 @@ typedef struct {
     int ghost_putget;             /* ghost build: ghosts serve contiguous put/get where the
                                    * component leaves them to software: 2 always, 1 gets
                                    * by cost, 0 never (ARMCI_GHOST_PUTGET, agreed by all) */
-    armcii_getpath_t getpath;     /* ghost build, gets by cost: the choice (prof_lock) */
+    armcii_getpath_t getpath[ARMCII_GETPATH_SIZES]; /* ghost build, gets by cost: the
+                                   * choice per size class (prof_lock) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */
     armcii_lock_t prof_lock;      /* profiler counters (threaded runs) */
     long ops[ARMCII_TO_N][ARMCII_OP_NCLASS]; /* ARMCII_MEASURE_COUNT: per target place, class */

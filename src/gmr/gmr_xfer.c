@@ -136,7 +136,7 @@ void armcii_gmr_get_contig(const char *call, const void *src, void *dst, int byt
     armcii_gmr_get(&t, dst, bytes, MPI_BYTE, bytes, MPI_BYTE);
     armcii_gmr_complete(c, &t);
     if (t.getpath && (c->blocking || t.am))
-        armcii_gmr_getpath_sample(t.getpath - 1, MPI_Wtime() - t0);
+        armcii_gmr_getpath_sample(t.getpath, MPI_Wtime() - t0);
 }
 
 void armcii_gmr_acc_contig(const char *call, int datatype, const void *scale,

@@ -43,7 +43,7 @@ static int expected(int phase) { return phase <= 1 ? 2 : phase >= 4 ? 1 : 0; }
 /* AUTO: NAUTO gets from t's row (slot me), half blocking, half by handle. */
 static void auto_gets(long *row, int t, int phase, const long *src)
 {
-    armcii_getpath_t before = armcii_gmr_getpath_stats();
+    armcii_getpath_t before = armcii_gmr_getpath_stats(-1);
     unsigned long r0 = armcii_gmr_redirected();
     for (int i = 0; i < NAUTO; i++) {
         long back = -1;
@@ -62,7 +62,7 @@ static void auto_gets(long *row, int t, int phase, const long *src)
             break;
         }
     }
-    armcii_getpath_t p = armcii_gmr_getpath_stats();
+    armcii_getpath_t p = armcii_gmr_getpath_stats(-1);
     long tgt = p.n[ARMCII_GETPATH_TARGET] - before.n[ARMCII_GETPATH_TARGET];
     long gh = p.n[ARMCII_GETPATH_GHOST] - before.n[ARMCII_GETPATH_GHOST];
     unsigned long redirected = armcii_gmr_redirected() - r0;
@@ -112,9 +112,9 @@ static void transfer(int me, int np, int phase, int ghosts_serve_gets)
     if (ghosts_serve_gets == 1 && ghost_path)
         auto_gets((long *)ptr[t] + (size_t)me * NPUT, t, phase, src);
     else
-        CHECK(armcii_gmr_getpath_stats().tick == 0, "phase %d: %lu gets chosen by cost where "
+        CHECK(armcii_gmr_getpath_stats(-1).tick == 0, "phase %d: %lu gets chosen by cost where "
               "none may be (ghosts serve gets: %d, their path: %d)", phase,
-              armcii_gmr_getpath_stats().tick, ghosts_serve_gets, ghost_path);
+              armcii_gmr_getpath_stats(-1).tick, ghosts_serve_gets, ghost_path);
     if (me == 0)
         printf("phase %d: put and get to rank %d %s\n", phase, t,
                ghost_path ? "through its ghost" : "to the target");
