@@ -14,8 +14,9 @@
  * With AUTO each rank then gets 96 values from there, blocking and by
  * handle: each must be right, every get must be timed for the choice, some
  * must have gone each way (every 16th tries the other path), and as many
- * must count as redirected as went to ghosts.  Other builds: the setting
- * is off and values are checked. */
+ * must count as redirected as went to ghosts; then 96 times it puts 8
+ * bytes and gets them straight back, by either path, and must read what it
+ * put.  Other builds: the setting is off and values are checked. */
 #include <stdlib.h>
 #include <string.h>
 #include <armci.h>
@@ -78,6 +79,39 @@ static void auto_gets(long *row, int t, int phase, const long *src)
                NAUTO, tgt, gh);
 }
 
+/* AUTO: NAUTO times, an 8-byte put (to the ghost as a message where small
+ * puts travel so) and a get of it right after, on whichever path the get
+ * takes: each get must see its put (a read completes this process's
+ * writes to the target on both paths first); then the row is restored. */
+static void auto_put_get(long *row, int t, int phase, const long *src)
+{
+    armcii_getpath_t before = armcii_gmr_getpath_stats(-1);
+    for (int i = 0; i < NAUTO; i++) {
+        long v = 7000000L + 100000L * phase + 1000L * armcii_state.rank + i, back = -1;
+        int k = (i * 53) % NPUT;
+        ARMCI_Put(&v, row + k, sizeof v, t);
+        if (i % 2) {
+            armci_hdl_t h;
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_NbGet(row + k, &back, sizeof back, t, &h);
+            ARMCI_Wait(&h);
+        } else {
+            ARMCI_Get(row + k, &back, sizeof back, t);
+        }
+        if (back != v) {
+            CHECK(0, "phase %d: get %d after a put of %ld to element %d of %d read %ld", phase,
+                  i, v, k, t, back);
+            break;
+        }
+    }
+    armcii_getpath_t p = armcii_gmr_getpath_stats(-1);
+    long tgt = p.n[ARMCII_GETPATH_TARGET] - before.n[ARMCII_GETPATH_TARGET];
+    long gh = p.n[ARMCII_GETPATH_GHOST] - before.n[ARMCII_GETPATH_GHOST];
+    CHECK(tgt >= 1 && gh >= 1, "phase %d: gets after puts: %ld to the target, %ld to ghosts: "
+          "one path never read after a put", phase, tgt, gh);
+    ARMCI_Put((void *)src, row, NPUT * sizeof(long), t);
+}
+
 /* A put and a get to a rank on another node where there is one. */
 static void transfer(int me, int np, int phase, int ghosts_serve_gets)
 {
@@ -109,9 +143,10 @@ static void transfer(int me, int np, int phase, int ghosts_serve_gets)
         CHECK(redirected == 0, "phase %d: %lu of the put and get to %d went to a ghost (ghosts "
               "serve gets: %d, across nodes: %d)", phase, redirected, t, ghosts_serve_gets,
               across);
-    if (ghosts_serve_gets == 1 && ghost_path)
+    if (ghosts_serve_gets == 1 && ghost_path) {
         auto_gets((long *)ptr[t] + (size_t)me * NPUT, t, phase, src);
-    else
+        auto_put_get((long *)ptr[t] + (size_t)me * NPUT, t, phase, src);
+    } else
         CHECK(armcii_gmr_getpath_stats(-1).tick == 0, "phase %d: %lu gets chosen by cost where "
               "none may be (ghosts serve gets: %d, their path: %d)", phase,
               armcii_gmr_getpath_stats(-1).tick, ghosts_serve_gets, ghost_path);
