@@ -22,8 +22,10 @@ typedef struct {
     int rank;
     int abs;
     int reads;
-    int getpath;    /* one get whose path was chosen by cost (armcii_target_t) */
-    double t_issue; /* and when it was issued */
+    int getpath;    /* a get whose path was chosen by cost (armcii_target_t) is
+                     * among the entry's operations: the entry's completion is
+                     * its sample (one per entry: the others' cost is in it) */
+    double t_issue; /* when the first such get was issued */
 } nb_dest_t;
 
 typedef struct {
@@ -45,7 +47,11 @@ static struct {
     armcii_lock_t lock;
 } nb = {NULL, 0, -1, {0, 1, 0, 0, NULL, -1}, {0}};
 
-static void add_dest(nb_slot_t *s, const armcii_target_t *t, int timed)
+/* Every get whose path was chosen by cost must end in a sample, or its
+ * try would go unpaid from the tries' budget (gmr_getpath.c); one waited
+ * for late (the implicit set's WaitAll) overstates its path's cost, which
+ * only makes tries of that path rarer. */
+static void add_dest(nb_slot_t *s, const armcii_target_t *t)
 {
     /* abs too: in the ghost build the users of a node share one (window,
      * rank) pair, their ghost, and ARMCI_WaitProc(abs) must still find
@@ -55,7 +61,10 @@ static void add_dest(nb_slot_t *s, const armcii_target_t *t, int timed)
         if (s->dest[i].win == t->win && s->dest[i].rank == t->rank &&
             s->dest[i].abs == t->abs) {
             s->dest[i].reads |= t->reads;
-            s->dest[i].getpath = 0; /* its completion times more than one get */
+            if (t->getpath && !s->dest[i].getpath) {
+                s->dest[i].getpath = t->getpath;
+                s->dest[i].t_issue = MPI_Wtime();
+            }
             return;
         }
     if (s->n == s->cap) {
@@ -66,9 +75,9 @@ static void add_dest(nb_slot_t *s, const armcii_target_t *t, int timed)
         s->dest = d;
         s->cap = cap;
     }
-    int gp = timed ? t->getpath : 0;
+    double t_issue = t->getpath ? MPI_Wtime() : 0;
     s->dest[s->n++] =
-        (nb_dest_t){t->gmr, t->win, t->rank, t->abs, t->reads, gp, gp ? MPI_Wtime() : 0};
+        (nb_dest_t){t->gmr, t->win, t->rank, t->abs, t->reads, t->getpath, t_issue};
 }
 
 /* Complete entries of s with abs == proc (all: proc < 0); keep the rest. */
@@ -124,7 +133,7 @@ void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t)
     if (!hdl) {
         if (nb.implicit.n >= NB_IMPLICIT_MAX)
             drain(&nb.implicit, -1);
-        add_dest(&nb.implicit, t, 0); /* waited for whenever: not a get's cost */
+        add_dest(&nb.implicit, t);
     } else {
         nb_slot_t *s = slot_of(hdl);
         if (!s) {
@@ -133,7 +142,7 @@ void armcii_gmr_nb_track(armci_hdl_t *hdl, const armcii_target_t *t)
             hdl->target = i + 1;
             hdl->aggregate = s->gen;
         }
-        add_dest(s, t, 1);
+        add_dest(s, t);
     }
     armcii_unlock(&nb.lock);
 }

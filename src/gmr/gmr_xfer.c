@@ -131,7 +131,8 @@ void armcii_gmr_get_contig(const char *call, const void *src, void *dst, int byt
         return;
     }
     /* a path chosen by cost is timed to completion: here where the call
-     * completes it (a message to a ghost always does), else by its handle */
+     * completes it (a message to a ghost always does), else by its
+     * completion set (gmr_cset.c) */
     double t0 = t.getpath ? MPI_Wtime() : 0;
     armcii_gmr_get(&t, dst, bytes, MPI_BYTE, bytes, MPI_BYTE);
     armcii_gmr_complete(c, &t);

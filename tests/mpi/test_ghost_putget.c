@@ -12,7 +12,7 @@
  * here (the setting on or AUTO, whose first get goes to the ghost, the
  * region across nodes, the window's component leaving gets to software).
  * With AUTO each rank then puts 8 bytes there and gets them straight back
- * 96 times, blocking and by handle: each get must read what was put, every
+ * 96 times, blocking, by handle and by the implicit handle: each get must read what was put, every
  * get must be timed for the choice, some must have gone each way (the 16th
  * tries the other path), and as many operations must count as redirected
  * as the puts and the gets that went to ghosts.  Other builds: the setting
@@ -42,8 +42,8 @@ static void set_phase(int phase, int me)
 static int expected(int phase) { return phase <= 1 ? 2 : phase >= 4 ? 1 : 0; }
 
 /* AUTO: NAUTO times an 8-byte put to t's row (slot me; a message to the
- * ghost where small puts travel so) and a get of it straight back, half
- * blocking, half by handle.  The get must read the value put whichever path
+ * ghost where small puts travel so) and a get of it straight back: a
+ * third blocking, a third by handle, a third by the implicit handle.  The get must read the value put whichever path
  * it took (a read completes this process's writes to the target on both
  * paths first).  Both paths are certain to be taken: gets start on ghosts,
  * and the 16th choice tries the target, its budget then untouched.  Then
@@ -56,11 +56,14 @@ static void auto_gets(long *row, int t, int phase, const long *src)
         long v = 7000000L + 100000L * phase + 1000L * armcii_state.rank + i, back = -1;
         int k = (i * 37) % NPUT;
         ARMCI_Put(&v, row + k, sizeof v, t);
-        if (i % 2) {
+        if (i % 3 == 1) {
             armci_hdl_t h;
             ARMCI_INIT_HANDLE(&h);
             ARMCI_NbGet(row + k, &back, sizeof back, t, &h);
             ARMCI_Wait(&h);
+        } else if (i % 3 == 2) { /* the implicit handle: timed at its wait too */
+            ARMCI_NbGet(row + k, &back, sizeof back, t, NULL);
+            ARMCI_WaitAll();
         } else {
             ARMCI_Get(row + k, &back, sizeof back, t);
         }
