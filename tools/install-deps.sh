@@ -11,4 +11,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     openmpi-bin libopenmpi-dev gfortran \
     mpich libmpich-dev libscalapack-mpich-dev libscalapack-openmpi-dev \
     libglobalarrays-dev libarmci-mpi-dev liblapack-dev libblas-dev \
+    liblapack64-dev libblas64-dev \
     gnuplot-nox python3 valgrind clang libclang-rt-14-dev >/dev/null

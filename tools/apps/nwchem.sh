@@ -81,6 +81,16 @@ esac
 # NWChem finds MPI through the wrapper names on PATH (src/tools/guess-mpidefs
 # asks `mpif90 -show`); Debian has two MPIs, so name the chosen one's.
 wrap=$top/mpi-bin
+# a tree keeps the integer size it was first built (or converted) with
+# (trees from before this record had 4-byte integers)
+has_lib() { [ "$(gcc -print-file-name="$1")" != "$1" ]; }
+if [ -f "$top/.blas_size" ]; then
+    blas_size=$(cat "$top/.blas_size")
+elif [ ! -f "$top/.copied" ] && has_lib libblas64.so && has_lib liblapack64.so; then
+    blas_size=8
+else
+    blas_size=4
+fi
 nw_env() {
     mkdir -p "$wrap"
     ln -sf "$(command -v "$MPIFC")" "$wrap/mpif90"
@@ -89,8 +99,16 @@ nw_env() {
     export PATH="$wrap:$PATH"
     export NWCHEM_TOP=$top NWCHEM_TARGET=LINUX64 NWCHEM_MODULES="$modules"
     export USE_MPI=y USE_MPIF=y USE_MPIF4=y FC=gfortran CC=gcc
-    # Debian's reference BLAS/LAPACK have 4-byte integers
-    export BLASOPT="-llapack -lblas" LAPACK_LIB="-llapack" BLAS_SIZE=4 USE_64TO32=y
+    # Debian's reference BLAS/LAPACK: with 8-byte integers (libblas64-dev,
+    # liblapack64-dev) where installed, since the 4-byte ones need NWChem's
+    # 64_to_32 rewrite of about 9400 sources first, which took hours on a
+    # 2-core host; the same reference code either way
+    if [ "$blas_size" = 8 ]; then
+        export BLASOPT="-llapack64 -lblas64" LAPACK_LIB="-llapack64" BLAS_SIZE=8
+        unset USE_64TO32
+    else
+        export BLASOPT="-llapack -lblas" LAPACK_LIB="-llapack" BLAS_SIZE=4 USE_64TO32=y
+    fi
     # no ScaLAPACK: NWChem insists on being told to use its serial solvers
     export USE_SERIALEIGENSOLVERS=y
     export GA_RELEASE_NO=$ga_ver
@@ -141,6 +159,7 @@ if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
             touch -d "@$((t - k))" "$top/src/tools/ga-$ga_ver/$f"
             k=$((k - 1))
         done
+        echo "$blas_size" >"$top/.blas_size"
         touch "$top/.copied"
     fi
     nw_env
@@ -148,7 +167,7 @@ if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
     echo "nwchem.sh: building NWChem $nw_ver ($runtime, $mpi_tag, GA $ga_ver, modules: $modules); log $top/make.out"
     { [ -f config/nwchem_config.h ] || make nwchem_config; } >"$top/config.out" 2>&1 ||
         { tail -20 "$top/config.out"; exit 1; }
-    { [ -f 64_to_32 ] || make 64_to_32; } >>"$top/config.out" 2>&1 ||
+    { [ "$blas_size" = 8 ] || [ -f 64_to_32 ] || make 64_to_32; } >>"$top/config.out" 2>&1 ||
         { tail -20 "$top/config.out"; exit 1; }
     # a build spans sessions when it has to: each attempt's seconds are kept
     ok=1
