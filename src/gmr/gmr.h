@@ -370,14 +370,22 @@ int armcii_getpath_choose(armcii_getpath_t *p, double now);
 void armcii_getpath_sample(armcii_getpath_t *p, int path, double secs);
 
 /* ---- ghost-build hooks (gmr_ghost.c; no-ops otherwise) ---- */
+/* Where contiguous puts and gets that the MPI leaves to the target go with
+ * ghosts, ordered so that the least of the processes' settings is the one
+ * all can take: never to ghosts (ARMCI_GHOST_PUTGET=OFF, or no ghosts),
+ * puts to ghosts and gets by cost (AUTO), both to ghosts (ON). */
+enum { ARMCII_PUTGET_TARGET = 0, ARMCII_PUTGET_BY_COST = 1, ARMCII_PUTGET_GHOSTS = 2 };
+/* Who applies accumulates and RMW with ghosts, ordered the same way: RMA
+ * on the ghosts' windows (ARMCI_GHOST_AM=OFF), ghosts from messages (ON),
+ * and puts and gets too (ALL). */
+enum { ARMCII_AMLEVEL_RMA = 0, ARMCII_AMLEVEL_MSG = 1, ARMCII_AMLEVEL_ALL = 2 };
 /* Ghost memory pools in use (for tests; 0 without ghosts or in other builds). */
 int armcii_gmr_ghost_pools(void);
 #ifdef ARMCII_GHOSTS
 /* Ghosts exist and regions can be redirected to them in this job. */
 int armcii_gmr_ghost_usable(void);
 /* Whether ghosts serve contiguous puts and gets that the MPI leaves to the
- * target: 2 always (ARMCI_GHOST_PUTGET=ON), 1 puts always and gets by cost
- * (AUTO), 0 never (OFF, or no ghosts); as all processes agreed. */
+ * target (ARMCII_PUTGET_*), as all processes agreed. */
 int armcii_gmr_ghost_putget(void);
 /* A contiguous get whose path was chosen by cost (its target's getpath)
  * took secs from issue to completion (ARMCI_GHOST_PUTGET=AUTO). */
@@ -391,7 +399,7 @@ armcii_getpath_t armcii_gmr_getpath_stats(int cls);
 unsigned armcii_gmr_ghost_classes(int osc);
 #else
 static inline int armcii_gmr_ghost_usable(void) { return 0; }
-static inline int armcii_gmr_ghost_putget(void) { return 0; }
+static inline int armcii_gmr_ghost_putget(void) { return ARMCII_PUTGET_TARGET; }
 static inline void armcii_gmr_getpath_sample(int getpath, double secs)
 {
     (void)getpath, (void)secs;

@@ -55,8 +55,9 @@ void armcii_gmr_ghost_init(void)
         return;
     /* Every process must take the same path to a target (atomicity): the
      * messages only if everyone asks for them. */
-    static const int level[] = {[ARMCII_GHOST_AM_ON] = 1, [ARMCII_GHOST_AM_OFF] = 0,
-                                [ARMCII_GHOST_AM_ALL] = 2};
+    static const int level[] = {[ARMCII_GHOST_AM_ON] = ARMCII_AMLEVEL_MSG,
+                                [ARMCII_GHOST_AM_OFF] = ARMCII_AMLEVEL_RMA,
+                                [ARMCII_GHOST_AM_ALL] = ARMCII_AMLEVEL_ALL};
     int am = level[armcii_state.cfg.ghost_am];
     int dflt = !armcii_config_from_env(&armcii_state.cfg, "ARMCI_GHOST_ASYNC");
     if (dflt) /* before the progress engine reads it (armcii_adapt_init) */
@@ -66,8 +67,9 @@ void armcii_gmr_ghost_init(void)
      * get answered by the target beats one a ghost must be scheduled for
      * on a crowded host; where they compute the ghost wins
      * (benchmarks/results/ghost_putget.mpich.2core.txt). */
-    static const int pg_level[] = {[ARMCII_GHOST_PUTGET_ON] = 2, [ARMCII_GHOST_PUTGET_OFF] = 0,
-                                   [ARMCII_GHOST_PUTGET_AUTO] = 1};
+    static const int pg_level[] = {[ARMCII_GHOST_PUTGET_ON] = ARMCII_PUTGET_GHOSTS,
+                                   [ARMCII_GHOST_PUTGET_OFF] = ARMCII_PUTGET_TARGET,
+                                   [ARMCII_GHOST_PUTGET_AUTO] = ARMCII_PUTGET_BY_COST};
     int pg = pg_level[armcii_state.cfg.ghost_putget];
     armcii_allreduce(&pg, &armcii_gmr_state.ghost_putget, 1, MPI_INT, MPI_MIN,
                      armcii_state.world);
@@ -83,12 +85,15 @@ void armcii_gmr_ghost_init(void)
                    ? " unset: a host has more processes than CPUs and MPI spins in its waits"
                    : " unset",
                gi.first_part >> 10,
-               armcii_gmr_state.ghost_am == 2 ? "(and puts, gets) applied by ghosts from messages"
-               : armcii_gmr_state.ghost_am ? "applied by ghosts from messages"
-                                           : "through MPI RMA on the ghosts' windows",
-               armcii_gmr_state.ghost_putget == 2   ? "to ghosts"
-               : armcii_gmr_state.ghost_putget == 1 ? "puts to ghosts, gets where they cost less"
-                                                    : "to the target");
+               armcii_gmr_state.ghost_am == ARMCII_AMLEVEL_ALL
+                   ? "(and puts, gets) applied by ghosts from messages"
+               : armcii_gmr_state.ghost_am == ARMCII_AMLEVEL_MSG
+                   ? "applied by ghosts from messages"
+                   : "through MPI RMA on the ghosts' windows",
+               armcii_gmr_state.ghost_putget == ARMCII_PUTGET_GHOSTS ? "to ghosts"
+               : armcii_gmr_state.ghost_putget == ARMCII_PUTGET_BY_COST
+                   ? "puts to ghosts, gets where they cost less"
+                   : "to the target");
 }
 
 /* ARMCI_VERBOSE: where each size class's gets went (ARMCI_GHOST_PUTGET=AUTO). */
@@ -113,7 +118,7 @@ void armcii_gmr_ghost_finalize(void)
     if (!armcii_ghost_info().ghosts_on)
         return;
     armcii_ghost_am_fence(-1);
-    if (armcii_gmr_state.ghost_putget == 1)
+    if (armcii_gmr_state.ghost_putget == ARMCII_PUTGET_BY_COST)
         log_getpaths();
 }
 
@@ -121,7 +126,7 @@ int armcii_gmr_ghost_usable(void) { return armcii_ghost_info().ghosts_on; }
 
 int armcii_gmr_ghost_putget(void)
 {
-    return armcii_gmr_ghost_usable() ? armcii_gmr_state.ghost_putget : 0;
+    return armcii_gmr_ghost_usable() ? armcii_gmr_state.ghost_putget : ARMCII_PUTGET_TARGET;
 }
 
 void armcii_gmr_getpath_sample(int getpath, double secs)
@@ -172,7 +177,7 @@ static int get_to_ghost(armcii_target_t *t, size_t len)
 unsigned armcii_gmr_ghost_classes(int osc)
 {
     unsigned c = armcii_gmr_software_classes(osc);
-    if (armcii_gmr_ghost_usable() && !armcii_gmr_state.ghost_putget)
+    if (armcii_gmr_ghost_usable() && armcii_gmr_state.ghost_putget == ARMCII_PUTGET_TARGET)
         c &= ~(1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET);
     return c;
 }
@@ -197,7 +202,7 @@ static void set_async(armcii_gmr_t *g, int on)
     }
     g->ghost_async = on;
     g->ghost_rw = on && ((g->ghost_classes & (1u << ARMCII_OP_PUT | 1u << ARMCII_OP_GET)) ||
-                         armcii_gmr_state.ghost_am == 2);
+                         armcii_gmr_state.ghost_am == ARMCII_AMLEVEL_ALL);
 }
 
 /* Ghosts exist and the hint (else ARMCI_GHOST_ASYNC) asks for them. */
@@ -362,8 +367,8 @@ static int by_message(const armcii_gmr_t *g, armcii_opclass_t cls, size_t len)
 {
     int am = armcii_gmr_state.ghost_am;
     if (cls == ARMCII_OP_ACC || cls == ARMCII_OP_RMW)
-        return am >= 1;
-    if (am < 2)
+        return am >= ARMCII_AMLEVEL_MSG;
+    if (am < ARMCII_AMLEVEL_ALL)
         return 0;
     return (g->ghost_classes & 1u << cls) || cls == ARMCII_OP_NONCONTIG ||
            (cls == ARMCII_OP_PUT && len <= AM_PUT_MAX);
@@ -375,9 +380,11 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t
     if (!g->ghost_async)
         return;
     int msg = by_message(g, cls, len);
-    if (!msg && (armcii_gmr_state.ghost_am == 2 || !(g->ghost_classes & 1u << cls)))
+    if (!msg &&
+        (armcii_gmr_state.ghost_am == ARMCII_AMLEVEL_ALL || !(g->ghost_classes & 1u << cls)))
         return; /* with ALL, what is not a message goes to the target itself */
-    if (cls == ARMCII_OP_GET && armcii_gmr_state.ghost_putget == 1 && !get_to_ghost(t, len))
+    if (cls == ARMCII_OP_GET && armcii_gmr_state.ghost_putget == ARMCII_PUTGET_BY_COST &&
+        !get_to_ghost(t, len))
         return;
     if (msg && (cls == ARMCII_OP_RMW || cls == ARMCII_OP_ACC) && t->direct &&
         g->slice[t->grank].acc_lock) {
@@ -578,7 +585,7 @@ void armcii_gmr_ghost_fence(armcii_gmr_t *g, int grank)
     ghost_region_t *pr = g->ghost;
     if (!pr || !pr->where) /* not ghost-reachable: nothing can be pending there */
         return;
-    if (armcii_gmr_state.ghost_am == 2) {
+    if (armcii_gmr_state.ghost_am == ARMCII_AMLEVEL_ALL) {
         /* with ARMCI_GHOST_AM=ALL nothing reaches a ghost's window by RMA */
     } else if (grank < 0) {
         flush_pools(pr, -1, -1);

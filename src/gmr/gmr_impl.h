@@ -169,11 +169,10 @@ typedef struct {
                                    * (armcii_gmr_ghost_served) */
     int region_made;              /* a region's window was made since init */
     int ghost_async_regions;      /* ghost build: live regions redirected now */
-    int ghost_am;                 /* ghost build: ghosts apply accumulates and RMW
-                                   * from messages (ARMCI_GHOST_AM, agreed by all) */
-    int ghost_putget;             /* ghost build: ghosts serve contiguous put/get where the
-                                   * component leaves them to software: 2 always, 1 gets
-                                   * by cost, 0 never (ARMCI_GHOST_PUTGET, agreed by all) */
+    int ghost_am;                 /* ghost build: ARMCII_AMLEVEL_*, who applies accumulates
+                                   * and RMW (ARMCI_GHOST_AM, agreed by all) */
+    int ghost_putget;             /* ghost build: ARMCII_PUTGET_*, where contiguous put/get
+                                   * the component leaves to software go (agreed by all) */
     armcii_getpath_t getpath[ARMCII_GETPATH_SIZES]; /* ghost build, gets by cost: the
                                    * choice per size class (prof_lock) */
     armcii_lock_t lock;           /* dirty list (threaded runs) */

@@ -405,7 +405,7 @@ void armcii_gmr_order_read(const armcii_target_t *t)
      * messages to it anyway: only the window's writes need completing.
      * Otherwise the ghost path also holds RMA on the ghost's window, which
      * messages do not order. */
-    if (t->am && armcii_gmr_state.ghost_am == 2)
+    if (t->am && armcii_gmr_state.ghost_am == ARMCII_AMLEVEL_ALL)
         flush_paths(t->gmr, t->grank, DIRTY_WIN);
     else
         flush_dirty(t->gmr, t->grank);

@@ -255,8 +255,9 @@ static void print_ghosts(void)
                     ? " (the default where a host has more processes than CPUs and MPI "
                       "spins in its waits)" : "");
         info_kv("puts and gets to ghosts", "%s (ARMCI_GHOST_PUTGET)",
-                armcii_gmr_ghost_putget() == 2 ? "yes, where the MPI leaves them to the target"
-                : armcii_gmr_ghost_putget() == 1
+                armcii_gmr_ghost_putget() == ARMCII_PUTGET_GHOSTS
+                    ? "yes, where the MPI leaves them to the target"
+                : armcii_gmr_ghost_putget() == ARMCII_PUTGET_BY_COST
                     ? "puts yes, gets each process sends where they cost it less"
                     : "no, they go to the target");
         info_kv("ghost pools", "%d, %zu KiB per user (ARMCI_GHOST_POOL_SIZE; grow on demand)",

@@ -39,7 +39,11 @@ static void set_phase(int phase, int me)
 }
 
 /* The setting expected in force (armcii_gmr_ghost_putget) with ghosts. */
-static int expected(int phase) { return phase <= 1 ? 2 : phase >= 4 ? 1 : 0; }
+static int expected(int phase)
+{
+    return phase <= 1 ? ARMCII_PUTGET_GHOSTS
+           : phase >= 4 ? ARMCII_PUTGET_BY_COST : ARMCII_PUTGET_TARGET;
+}
 
 /* AUTO: NAUTO times an 8-byte put to t's row (slot me; a message to the
  * ghost where small puts travel so) and a get of it straight back: a
