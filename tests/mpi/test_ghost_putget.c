@@ -2,7 +2,7 @@
  * gets and puts that the MPI leaves to the target's software.  Redirection
  * is set ON before MPI_Init, so only this setting decides where a get
  * goes.  ARMCI_Init runs six times, each with the variable as phase k
- * sets it: unset (on), ON, OFF, OFF on rank 0 only (one choice for all:
+ * sets it: unset (AUTO), ON, OFF, OFF on rank 0 only (one choice for all:
  * off), AUTO, and AUTO on rank 0 only with ON elsewhere (AUTO for all).
  * Each phase checks on every rank that the setting in force is the
  * expected one and the same everywhere; then each rank puts 4 KiB (above
@@ -41,8 +41,8 @@ static void set_phase(int phase, int me)
 /* The setting expected in force (armcii_gmr_ghost_putget) with ghosts. */
 static int expected(int phase)
 {
-    return phase <= 1 ? ARMCII_PUTGET_GHOSTS
-           : phase >= 4 ? ARMCII_PUTGET_BY_COST : ARMCII_PUTGET_TARGET;
+    return phase == 1 ? ARMCII_PUTGET_GHOSTS
+           : phase == 0 || phase >= 4 ? ARMCII_PUTGET_BY_COST : ARMCII_PUTGET_TARGET;
 }
 
 /* AUTO: NAUTO times an 8-byte put to t's row (slot me; a message to the
@@ -178,7 +178,10 @@ int main(int argc, char **argv)
         transfer(me, np, phase, got);
         if (me == 0 && phase == 0)
             printf("ARMCI_GHOST_PUTGET default: %s (ghosts %d, %d processes)\n",
-                   got == 2 ? "on" : got ? "auto" : "off", ghosts, real_np);
+                   got == ARMCII_PUTGET_GHOSTS    ? "on"
+                   : got == ARMCII_PUTGET_BY_COST ? "auto"
+                                                  : "off",
+                   ghosts, real_np);
         ARMCI_Finalize();
     }
     int rc = tu_finish();
