@@ -11,12 +11,13 @@
  * operations count as redirected to a ghost exactly when ghosts serve gets
  * here (the setting on or AUTO, whose first get goes to the ghost, the
  * region across nodes, the window's component leaving gets to software).
- * With AUTO each rank then puts 8 bytes there and gets them straight back
- * 96 times, blocking, by handle and by the implicit handle: each get must read what was put, every
- * get must be timed for the choice, some must have gone each way (the 16th
- * tries the other path), and as many operations must count as redirected
- * as the puts and the gets that went to ghosts.  Other builds: the setting
- * is off and values are checked. */
+ * With AUTO (also the default) each rank then puts 8 bytes there and gets
+ * them straight back 96 times, blocking, by handle and by the implicit
+ * handle: each get must read what was put, every get must be timed for the
+ * choice, some must have gone each way (the 16th tries the other path),
+ * and as many operations must count as redirected as the puts and the gets
+ * that went to ghosts.  Other builds: the setting is off and values are
+ * checked. */
 #include <stdlib.h>
 #include <string.h>
 #include <armci.h>
@@ -47,11 +48,11 @@ static int expected(int phase)
 
 /* AUTO: NAUTO times an 8-byte put to t's row (slot me; a message to the
  * ghost where small puts travel so) and a get of it straight back: a
- * third blocking, a third by handle, a third by the implicit handle.  The get must read the value put whichever path
- * it took (a read completes this process's writes to the target on both
- * paths first).  Both paths are certain to be taken: gets start on ghosts,
- * and the 16th choice tries the target, its budget then untouched.  Then
- * the row is restored. */
+ * third blocking, a third by handle, a third by the implicit handle.  The
+ * get must read the value put whichever path it took (a read completes
+ * this process's writes to the target on both paths first).  Both paths
+ * are certain to be taken: gets start on ghosts, and the 16th choice tries
+ * the target, its budget then untouched.  Then the row is restored. */
 static void auto_gets(long *row, int t, int phase, const long *src)
 {
     armcii_getpath_t before = armcii_gmr_getpath_stats(-1);

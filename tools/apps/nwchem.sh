@@ -81,17 +81,24 @@ esac
 # NWChem finds MPI through the wrapper names on PATH (src/tools/guess-mpidefs
 # asks `mpif90 -show`); Debian has two MPIs, so name the chosen one's.
 wrap=$top/mpi-bin
-# a tree keeps the integer size it was first built (or converted) with
-# (trees from before this record had 4-byte integers)
+# The integer size of the BLAS/LAPACK a tree is built with: the one it
+# recorded when copied (trees from before the record, and relinked copies
+# of them, were converted for 4-byte integers), else 8 where Debian's
+# 8-byte libraries are installed.
 has_lib() { [ "$(gcc -print-file-name="$1")" != "$1" ]; }
-if [ -f "$top/.blas_size" ]; then
-    blas_size=$(cat "$top/.blas_size")
-elif [ ! -f "$top/.copied" ] && has_lib libblas64.so && has_lib liblapack64.so; then
-    blas_size=8
-else
-    blas_size=4
-fi
+tree_blas_size() {
+    if [ -f "$top/.blas_size" ]; then
+        cat "$top/.blas_size"
+    elif [ -f "$top/.copied" ]; then
+        echo 4
+    elif has_lib libblas64.so && has_lib liblapack64.so; then
+        echo 8
+    else
+        echo 4
+    fi
+}
 nw_env() {
+    blas_size=$(tree_blas_size)
     mkdir -p "$wrap"
     ln -sf "$(command -v "$MPIFC")" "$wrap/mpif90"
     ln -sf "$(command -v "$MPICC")" "$wrap/mpicc"
@@ -159,7 +166,7 @@ if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
             touch -d "@$((t - k))" "$top/src/tools/ga-$ga_ver/$f"
             k=$((k - 1))
         done
-        echo "$blas_size" >"$top/.blas_size"
+        tree_blas_size >"$top/.blas_size"
         touch "$top/.copied"
     fi
     nw_env
