@@ -37,6 +37,8 @@
 #include "../gmr/gmr.h"
 
 enum { ARMCII_PROF_BUCKETS = 48 };
+/* API names the profiler keeps apart for calls that move no data */
+enum { ARMCII_PROF_OTHER = 24 };
 /* The path a timed call took: the target's own window or a ghost. */
 enum { ARMCII_PATH_DIRECT, ARMCII_PATH_GHOST, ARMCII_NPATH };
 
@@ -123,6 +125,10 @@ typedef struct {
     double cls_calls[ARMCII_OP_NCLASS], cls_time[ARMCII_OP_NCLASS];
     double cls_wait[ARMCII_OP_NCLASS], cls_cong[ARMCII_OP_NCLASS];
     double *target_wait;       /* per absolute target */
+    /* profiler: calls that moved no data (barriers, fences, waits, msg
+     * collectives), per API name, first come first kept */
+    struct { const char *name; double calls, time, tmax; } other[ARMCII_PROF_OTHER];
+    int nother;
     /* automatic redirection (progress_adapt.c); the setting itself is
      * src/gmr's (armcii_gmr_redirecting) */
     int adapt;                 /* deciding at synchronization points now */

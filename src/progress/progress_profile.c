@@ -34,13 +34,15 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "progress_impl.h"
 
 #define PG armcii_progress_state
 
-/* Per thread: nesting of enter/leave and the time of the outermost enter
- * (each thread of a threaded run is timed on its own; T_comm is the sum). */
-static __thread struct { int depth; double t_enter; } prof_thread
+/* Per thread: nesting of enter/leave, the time and API name of the
+ * outermost enter (each thread of a threaded run is timed on its own;
+ * T_comm is the sum). */
+static __thread struct { int depth; double t_enter; const char *call; } prof_thread
     __attribute__((tls_model("initial-exec")));
 
 void armcii_profile_start(void)
@@ -50,6 +52,7 @@ void armcii_profile_start(void)
     prof_thread.depth = 0;
     PG.t_comm = 0;
     PG.calls = 0;
+    PG.nother = 0;
     for (int c = 0; c < ARMCII_OP_NCLASS; c++) {
         PG.cls_calls[c] = PG.cls_time[c] = PG.cls_wait[c] = PG.cls_cong[c] = 0;
         for (int p = 0; p < ARMCII_NPATH; p++)
@@ -70,6 +73,7 @@ void armcii_profile_enter_slow(void)
             armcii_round_enter(); /* may wait for a switch to settle: not timed */
         armcii_gmr_call_begin();
         prof_thread.t_enter = PG.profile ? MPI_Wtime() : 0;
+        prof_thread.call = armcii_current_call;
     }
 }
 
@@ -105,7 +109,30 @@ static void account(const armcii_gmr_callop_t *op, double dt)
     }
 }
 
-static void account_call(const armcii_gmr_callop_t *op, double t0);
+static void account_call(const armcii_gmr_callop_t *op, double t0, const char *name);
+
+/* A call that moved no data, under its API name (lock held): where T_comm
+ * beyond the classes goes (barriers, fences, waits on handles, msg
+ * collectives).  Names past the table's end are summed as "others". */
+static void account_other(const char *name, double dt)
+{
+    int k = 0;
+    while (k < PG.nother && PG.other[k].name != name)
+        k++;
+    if (k == PG.nother) {
+        if (k == ARMCII_PROF_OTHER) {
+            k--, name = "others";
+        } else {
+            PG.nother++;
+            PG.other[k].calls = PG.other[k].time = PG.other[k].tmax = 0;
+        }
+        PG.other[k].name = name;
+    }
+    PG.other[k].calls++;
+    PG.other[k].time += dt;
+    if (dt > PG.other[k].tmax)
+        PG.other[k].tmax = dt;
+}
 
 void armcii_profile_leave_slow(void)
 {
@@ -114,12 +141,12 @@ void armcii_profile_leave_slow(void)
     armcii_gmr_callop_t op = armcii_gmr_call_end();
     double t0 = PG.profile ? prof_thread.t_enter : op.t0;
     if (t0 > 0) /* else automatic mode: the call never left node-local load/store */
-        account_call(&op, t0);
+        account_call(&op, t0, prof_thread.call);
     if (armcii_round_live())
         armcii_round_leave();
 }
 
-static void account_call(const armcii_gmr_callop_t *opp, double t0)
+static void account_call(const armcii_gmr_callop_t *opp, double t0, const char *name)
 {
     armcii_gmr_callop_t op = *opp;
     double now = MPI_Wtime(), dt = now - t0;
@@ -130,6 +157,8 @@ static void account_call(const armcii_gmr_callop_t *opp, double t0)
     PG.ivl.comm += now - (t0 > PG.ivl.t0 ? t0 : PG.ivl.t0);
     if (op.cls >= 0)
         account(&op, dt);
+    else if (PG.profile && name)
+        account_other(name, dt);
     armcii_unlock(&PG.lock);
 }
 
@@ -211,6 +240,61 @@ static void print_report(const double *sum, const double *mx, int np, int n, uns
     fflush(stderr);
 }
 
+/* The calls that moved no data, merged by name over processes (rank 0
+ * prints them, the most time first).  Gathered as fixed records: the
+ * names are string literals, whose addresses differ between processes. */
+enum { OTHER_NAME = 40 };
+typedef struct { char name[OTHER_NAME]; double calls, time, tmax, pmax; } other_rec_t;
+
+static int other_cmp(const void *a, const void *b)
+{
+    double x = ((const other_rec_t *)a)->time, y = ((const other_rec_t *)b)->time;
+    return (x < y) - (x > y);
+}
+
+static void report_other(int np)
+{
+    other_rec_t mine[ARMCII_PROF_OTHER], *all = NULL;
+    memset(mine, 0, sizeof mine);
+    for (int k = 0; k < PG.nother; k++) {
+        snprintf(mine[k].name, OTHER_NAME, "%s", PG.other[k].name);
+        mine[k].calls = PG.other[k].calls;
+        mine[k].time = PG.other[k].time;
+        mine[k].tmax = PG.other[k].tmax;
+    }
+    int n = np * ARMCII_PROF_OTHER, m = 0;
+    if (armcii_state.rank == 0 && !(all = malloc((size_t)n * sizeof *all)))
+        armcii_error("ARMCI_Finalize", "out of memory (profiler)");
+    ARMCII_MPI(MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+                          armcii_state.world));
+    if (armcii_state.rank != 0)
+        return;
+    /* one process's entries have distinct names unless one literal was
+     * spelled in two places; pmax takes the largest entry, close enough */
+    for (int i = 0; i < n; i++) { /* m <= i: merged entries overwrite consumed ones */
+        other_rec_t x = all[i];
+        if (x.calls <= 0)
+            continue;
+        int k = 0;
+        while (k < m && strcmp(all[k].name, x.name) != 0)
+            k++;
+        if (k == m) {
+            all[m] = (other_rec_t){.pmax = 0};
+            memcpy(all[m++].name, x.name, OTHER_NAME);
+        }
+        all[k].calls += x.calls;
+        all[k].time += x.time;
+        all[k].tmax = x.tmax > all[k].tmax ? x.tmax : all[k].tmax;
+        all[k].pmax = x.time > all[k].pmax ? x.time : all[k].pmax;
+    }
+    qsort(all, (size_t)m, sizeof *all, other_cmp);
+    for (int k = 0; k < m; k++)
+        fprintf(stderr, "[0] ARMCI profile: no-data call %-26s calls %.0f (all processes), "
+                "%.6f s per process (max %.6f), longest call %.3f ms\n", all[k].name,
+                all[k].calls, all[k].time / np, all[k].pmax, 1e3 * all[k].tmax);
+    free(all);
+}
+
 /* Collective over the world: rank 0 prints the summary. */
 void armcii_profile_report(void)
 {
@@ -254,6 +338,7 @@ void armcii_profile_report(void)
         print_report(sum, mx, np, armcii_state.node_size, ghost);
         print_targets(tw, np);
     }
+    report_other(np);
     free(tw);
     free(PG.target_wait);
     PG.target_wait = NULL;

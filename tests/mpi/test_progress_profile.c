@@ -13,6 +13,8 @@
 #define NPUT 100
 #define NSELF 7 /* puts each process aims at itself */
 #define NCLASS 6 /* ARMCII_OP_NCLASS */
+#define NWAIT 5 /* nonblocking gets, each completed by ARMCI_Wait */
+#define NBARRIER 2 /* ARMCI_Barrier calls */
 
 /* src/gmr/gmr.h, src/common/common.h: the test links the library's objects */
 struct armcii_gmr;
@@ -114,6 +116,17 @@ static double mpiop_calls(const char *out, const char *op)
     return n;
 }
 
+/* Calls and seconds per process of the report's line for the calls named
+ * name that moved no data; 0 if the line is missing. */
+static int nodata_line(const char *out, const char *name, double *calls, double *secs)
+{
+    char key[96];
+    snprintf(key, sizeof key, "ARMCI profile: no-data call %-26s calls ", name);
+    const char *p = strstr(out, key);
+    return p && sscanf(p + strlen(key), "%lf (all processes), %lf s per process", calls,
+                       secs) == 2;
+}
+
 /* Run ARMCI_Finalize with stderr captured into buf (rank 0 only). */
 static void finalize_captured(int me, char *buf, size_t len)
 {
@@ -171,6 +184,13 @@ int main(int argc, char **argv)
     int stride = 4 * sizeof(double), cnt[2] = {2 * sizeof(double), 2};
     ARMCI_PutS(v, &stride, ptr[next], &stride, cnt, 1, next);
     ARMCI_Acc(ARMCI_ACC_DBL, &one, v, ptr[next], sizeof v, next);
+    /* NWAIT calls that move no data, each timed under its own name */
+    for (int k = 0; k < NWAIT; k++) {
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_NbGet(ptr[next], v, sizeof v, next, &h);
+        ARMCI_Wait(&h);
+    }
     ARMCI_Barrier();
     /* Computation outside the library: T_comp must see it. */
     double t0 = MPI_Wtime();
@@ -225,6 +245,17 @@ int main(int argc, char **argv)
         if (node0 > 1)
             CHECK(strstr(out, "T(1) = ") != NULL, "no dedicated-core prediction: '%s'", out);
         CHECK(strstr(out, "measured T = ") != NULL, "no measured time: '%s'", out);
+        /* the calls that moved no data, by name, over all processes */
+        double secs = -1;
+        CHECK(nodata_line(out, "ARMCI_Wait", &calls, &secs) && calls == NWAIT * np && secs >= 0,
+              "ARMCI_Wait: %g calls, %g s; expected %d calls: '%s'", calls, secs, NWAIT * np,
+              out);
+        CHECK(nodata_line(out, "ARMCI_Barrier", &calls, &secs) && calls == NBARRIER * np &&
+                  secs > 0,
+              "ARMCI_Barrier: %g calls, %g s; expected %d calls: '%s'", calls, secs,
+              NBARRIER * np, out);
+        CHECK(!nodata_line(out, "ARMCI_Put", &calls, &secs),
+              "ARMCI_Put, which moved data, listed as moving none: '%s'", out);
     }
     /* A second init/finalize without the variable prints nothing. */
     unsetenv("ARMCI_PROFILE");

@@ -17,17 +17,21 @@
 #   MODE TEST where NAME self N node N off N        (the class's ops by target: the process
 #                                                    itself, its node, other nodes)
 #   MODE TEST mpiop "NAME" calls K secs S            (secs per process)
+#   MODE TEST nodata NAME calls K secs S max M      (library calls that moved no
+#                                                    data, by API name: barriers,
+#                                                    fences, waits; secs per process,
+#                                                    M the largest process's)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 mpi=ompi modes="on vn2 vn1" tests="" out=""
 while getopts m:M:T:o: opt; do
     case $opt in
     m) mpi=$OPTARG ;; M) modes=$OPTARG ;; T) tests=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,23p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
 nw_src=$1 ga_src=$2 prefix=$3
 out=${out:-$here/../../benchmarks/results/nwchem_profile.$mpi.2core.txt}
 work=${NWCHEM_WORK:-$HOME/.cache/libarmci-apps}
@@ -61,7 +65,11 @@ for mode in $modes; do
                 n = split(s, w, " "); for (i = 1; i <= n; i++) {
                     if (w[i] == "calls") k = w[i + 1]
                     if (w[i] == "per" && w[i + 1] == "process") secs = w[i - 2] }
-                printf "%s %s mpiop \"%s\" calls %s secs %s\n", mode, t, name, k, secs }' \
+                printf "%s %s mpiop \"%s\" calls %s secs %s\n", mode, t, name, k, secs }
+            /ARMCI profile: no-data call / { s = $0; sub(/.*no-data call /, "", s)
+                gsub(/[(),]/, "", s); split(s, w, " ")
+                printf "%s %s nodata %s calls %s secs %s max %s\n", mode, t, w[1], w[3], w[6],
+                    w[11] }' \
             "$err" >>"$out"
         echo "nwchem-profile: $mode $t done ($2 s)"
     done
