@@ -113,7 +113,8 @@ static void account_call(const armcii_gmr_callop_t *op, double t0, const char *n
 
 /* A call that moved no data, under its API name (lock held): where T_comm
  * beyond the classes goes (barriers, fences, waits on handles, msg
- * collectives).  Names past the table's end are summed as "others". */
+ * collectives).  Once more names come than the table holds, its last
+ * entry becomes "others" and sums them, its own name's calls included. */
 static void account_other(const char *name, double dt)
 {
     int k = 0;
