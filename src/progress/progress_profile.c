@@ -257,11 +257,18 @@ static void report_other(int np)
 {
     other_rec_t mine[ARMCII_PROF_OTHER], *all = NULL;
     memset(mine, 0, sizeof mine);
-    for (int k = 0; k < PG.nother; k++) {
-        snprintf(mine[k].name, OTHER_NAME, "%s", PG.other[k].name);
-        mine[k].calls = PG.other[k].calls;
-        mine[k].time = PG.other[k].time;
-        mine[k].tmax = PG.other[k].tmax;
+    /* one name spelled as two literals is one entry, so that a process's
+     * entries have distinct names and pmax is its whole time */
+    for (int k = 0, j; k < PG.nother; k++) {
+        char name[OTHER_NAME];
+        snprintf(name, OTHER_NAME, "%s", PG.other[k].name);
+        for (j = 0; j < k && strcmp(mine[j].name, name) != 0; j++)
+            ;
+        memcpy(mine[j].name, name, OTHER_NAME);
+        mine[j].calls += PG.other[k].calls;
+        mine[j].time += PG.other[k].time;
+        if (PG.other[k].tmax > mine[j].tmax)
+            mine[j].tmax = PG.other[k].tmax;
     }
     int n = np * ARMCII_PROF_OTHER, m = 0;
     if (armcii_state.rank == 0 && !(all = malloc((size_t)n * sizeof *all)))
@@ -270,8 +277,6 @@ static void report_other(int np)
                           armcii_state.world));
     if (armcii_state.rank != 0)
         return;
-    /* one process's entries have distinct names unless one literal was
-     * spelled in two places; pmax takes the largest entry, close enough */
     for (int i = 0; i < n; i++) { /* m <= i: merged entries overwrite consumed ones */
         other_rec_t x = all[i];
         if (x.calls <= 0)
