@@ -64,6 +64,14 @@ case $prog in
 tests/*.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/${prog#tests/}" ;;
 *.sh) [ -f "$prog" ] || prog="${TESTS_SRCDIR:-tests}/../$prog" ;;
 esac
+# Each job gets a TMPDIR of its own: Open MPI 4.1 creates and removes a
+# top session directory shared by all jobs of a user on a host, and jobs
+# that start together while it is absent can lose the race to create it
+# (open-mpi/ompi#8510; reproducer tests/mpi/test_ompi_session_dir.sh).
+# Harmless elsewhere: tests that make temporary files make them in it.
+jobtmp=$(mktemp -d "${TMPDIR:-/tmp}/armci-job.XXXXXX") || exit 99
+TMPDIR=$jobtmp
+export TMPDIR
 # The last line of each log says how long the test took, so the tests
 # that cost CI its time can be found (tests/test-times.sh lists them).
 t0=$(date +%s)
@@ -72,5 +80,6 @@ case $prog in
 *) timeout -k 5 "$limit" $runner "$np" $mca "$prog" ;;
 esac
 rc=$?
+rm -rf "$jobtmp"
 echo "run-mode: $mode $prog: exit $rc after $(($(date +%s) - t0)) s"
 exit $rc
