@@ -28,6 +28,12 @@ benchmarks_bench_mutex_LDADD = libarmci.la
 benchmarks_bench_gakernel_SOURCES = benchmarks/bench_gakernel.c benchmarks/bench_common.h
 benchmarks_bench_gakernel_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
 benchmarks_bench_gakernel_LDADD = libarmci.la
+# bench_barrier: ARMCI_Barrier and armci_msg_barrier against MPI_Barrier
+# and the Ibarrier-and-yield wait the library used before its node barrier
+noinst_PROGRAMS += benchmarks/bench_barrier
+benchmarks_bench_barrier_SOURCES = benchmarks/bench_barrier.c benchmarks/bench_common.h
+benchmarks_bench_barrier_CPPFLAGS = $(BENCH_SUITE_CPPFLAGS)
+benchmarks_bench_barrier_LDADD = libarmci.la
 # bench_fop_forms: the raw MPI forms of a fetch-and-add (pure MPI), behind
 # ARMCII_QUIRK_BY_REQUEST
 noinst_PROGRAMS += benchmarks/bench_fop_forms

@@ -92,6 +92,7 @@ void armcii_common_init(const char *call, int requested, MPI_Comm comm)
 void armcii_common_finalize(void)
 {
     armcii_group_finalize();
+    armcii_wait_finalize();
     armcii_topo_finalize();
     ARMCII_MPI(MPI_Comm_free(&armcii_state.internal));
     ARMCII_MPI(MPI_Comm_free(&armcii_state.world));

@@ -11,6 +11,12 @@
 /* Waiting in the library's own collectives (common_wait.c).  Decide once,
  * after armcii_topo_init, whether waits yield the CPU (ARMCI_WAIT_YIELD). */
 void armcii_wait_init(void);
+/* Frees what armcii_wait_init made (the node barrier's window); barriers
+ * after it are MPI's. */
+void armcii_wait_finalize(void);
+/* Nonzero when the world's barrier goes through node-shared counters
+ * (where waits yield and the MPI gives shared windows). */
+int armcii_wait_node_barrier(void);
 /* Nonzero when waits yield. */
 int armcii_wait_yields(void);
 /* How many waits have yielded since the library was loaded (tests). */

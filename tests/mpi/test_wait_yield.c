@@ -8,7 +8,9 @@
  * (ghost build); where waits yield, strided and vector gets on the MPI
  * path wait for one request per block, or for one MPI_Rget_accumulate
  * where the MPI completes derived-datatype MPI_Rgets early, or for the one
- * request of a sieved get;
+ * request of a sieved get; where waits yield, the world's barrier goes
+ * through node-shared counters wherever the MPI gives shared windows and
+ * still holds every process until all arrived;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself; ARMCI_WAIT_SPIN sets how many tests a wait
  * makes before its first yield.  Whether a wait yielded is read through the
@@ -225,6 +227,48 @@ static void contended_lock(const char *mode, int me, int np, int yields)
     free(ptr);
 }
 
+/* The world's barrier where waits yield goes through node-shared counters
+ * (common_wait.c) wherever the MPI gives shared windows and some node has
+ * two processes; it must still hold every process until all arrived.
+ * Each round every process adds 1 to a counter on process 0 and passes a
+ * barrier (ARMCI_Barrier and armci_msg_barrier in turn), then reads the
+ * counter, which must hold every process's adds, and passes another
+ * before the next add.  One process, a different one each round, arrives
+ * 0.3 ms late, so a barrier that lets anyone through early is caught. */
+static void node_barrier_holds(const char *mode, int me, int np, int yields)
+{
+    int multi = armcii_state.node_size > 1, any_multi;
+    MPI_Allreduce(&multi, &any_multi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    int expect = yields && armcii_gmr_facts().shm_ok && any_multi;
+    CHECK(armcii_wait_node_barrier() == expect,
+          "%s: node barrier %d, expected %d (waits yield %d, shared windows %d, a node of "
+          "several %d)", mode, armcii_wait_node_barrier(), expect, yields,
+          armcii_gmr_facts().shm_ok, any_multi);
+    void **ptr = malloc((size_t)np * sizeof *ptr);
+    CHECK(ptr && ARMCI_Malloc(ptr, sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
+    *(long *)ptr[me] = 0;
+    ARMCI_Barrier();
+    enum { ROUNDS = 60 };
+    for (int r = 0; r < ROUNDS; r++) {
+        long old;
+        if (r % np == me)
+            usleep(300);
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, ptr[0], 1, 0);
+        if (r % 2)
+            armci_msg_barrier();
+        else
+            ARMCI_Barrier();
+        long now;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &now, ptr[0], 0, 0);
+        CHECK(now == (long)np * (r + 1), "%s: round %d: the counter read %ld after the "
+              "barrier, expected %ld (a process left the barrier early)", mode, r, now,
+              (long)np * (r + 1));
+        ARMCI_Barrier();
+    }
+    ARMCI_Free(ptr[me]);
+    free(ptr);
+}
+
 /* Every waiting call once, results checked; returns how many yielded. */
 static unsigned long run_calls(const char *mode, int me, int np)
 {
@@ -298,6 +342,7 @@ static void phase(const char *setting, int me, int np, int level)
     } else {
         CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
     }
+    node_barrier_holds(mode, me, np, yields);
     contended_lock(mode, me, np, yields);
     strided_gets(mode, me, np, yields);
     unsigned long at_auto = auto_barriers(mode);
