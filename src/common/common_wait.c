@@ -69,10 +69,9 @@ void armcii_wait_init(void)
 /* The world's barrier where waits yield: through node-shared memory inside
  * each node, and MPI only among the nodes' first processes.  MPI's own
  * barrier, even nonblocking, passes messages whose every hop needs its
- * receiver scheduled; on a crowded host that took 25 us against 3.7 us
- * for counters in shared memory (4 MPICH ranks on 2 cores,
- * benchmarks/results/node_barrier.mpich.2core.txt), and Global Arrays
- * calls it at every GA_Sync. */
+ * receiver scheduled, which on a crowded host costs several times what
+ * counters in shared memory do (benchmarks/results/node_barrier.2core.txt),
+ * and Global Arrays calls it at every GA_Sync. */
 static void node_barrier_init(void)
 {
     if (!wait_state.yield) /* one choice for all processes */
