@@ -1,12 +1,14 @@
 #!/bin/sh
 # Probes Open MPI's session-directory race (tests/mpi/session_dir_repro.c):
 # rounds of one-process jobs (singletons, no launcher) started together in
-# one fresh shared TMPDIR, and records how many lost the race to create it.
+# one fresh shared TMPDIR, and records how many lost the race to create it
+# (and how many failed otherwise: the same directory is also removed when
+# a job ends, so a race can show in other ways; recorded, not failed).
 # Then the same rounds with a TMPDIR per job, as tests/run-mode.sh gives
 # every test job: there any failed job fails the test, since that is the
-# workaround `make check` relies on.  A failure other than the mkdir race
-# fails in both.  Other MPIs run it too (none is known to race; a count
-# above 0 there is recorded the same way).  Mode "on" only (77 = skip).
+# workaround `make check` relies on.  Other MPIs run it too (none is known
+# to race; a count above 0 there is recorded the same way).  Mode "on"
+# only (77 = skip).
 case ${ARMCI_TEST_MODE:-on} in on) ;; *) echo "SKIP: runs in mode on"; exit 77 ;; esac
 prog=${TESTS_BUILDDIR:-tests}/mpi/session_dir_repro
 rounds=${SESSION_DIR_ROUNDS:-10} jobs=6
@@ -40,8 +42,8 @@ run_rounds() {
     echo "$raced $other"
 }
 set -- $(run_rounds shared)
-echo "recorded: $1 of $((rounds * jobs)) jobs started together in one fresh TMPDIR lost the mkdir race"
-fail=$2
+echo "recorded: $1 of $((rounds * jobs)) jobs started together in one fresh TMPDIR lost the mkdir race, $2 failed otherwise"
+fail=0
 set -- $(run_rounds private)
 if [ "$1" -ne 0 ]; then
     echo "FAIL: $1 jobs with a TMPDIR of their own still lost the mkdir race"
