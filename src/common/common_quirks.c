@@ -60,6 +60,13 @@ const armcii_mpi_id_t *armcii_mpi_id(void)
 
 /* Open MPI names windows after their osc component ("rdma window 3");
  * osc/sm leaves the name empty.  Other MPIs do not tell. */
+int armcii_win_unified(MPI_Win win)
+{
+    int *model = NULL, found = 0;
+    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found);
+    return found && *model == MPI_WIN_UNIFIED;
+}
+
 int armcii_win_component(MPI_Win win)
 {
     const armcii_mpi_id_t *id = armcii_mpi_id();

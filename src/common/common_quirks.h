@@ -23,6 +23,9 @@ int armcii_acc_split(void);
 enum { ARMCII_OSC_UNKNOWN = 0, ARMCII_OSC_SM, ARMCII_OSC_RDMA, ARMCII_OSC_PT2PT,
        ARMCII_OSC_UCX, ARMCII_OSC_MPICH };
 int armcii_win_component(MPI_Win win);
+/* Nonzero when win's memory model is MPI_WIN_UNIFIED (public and private
+ * copies are one: loads and stores see the MPI's own updates). */
+int armcii_win_unified(MPI_Win win);
 const char *armcii_osc_name(int osc);
 
 enum {

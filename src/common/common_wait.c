@@ -88,18 +88,24 @@ static void node_barrier_init(void)
                                 &base, &wait_state.bar_win) == MPI_SUCCESS) {
         MPI_Aint size;
         int unit;
+        /* the counters are plain memory under C atomics: the unified
+         * model, and one passive epoch for the window's life, as MPI asks
+         * of load/store access to a shared window */
         ok = MPI_Win_shared_query(wait_state.bar_win, 0, &size, &unit, &base) == MPI_SUCCESS &&
-             size >= BAR_BYTES;
+             size >= BAR_BYTES && armcii_win_unified(wait_state.bar_win);
         wait_state.bar = base;
+        ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, wait_state.bar_win));
         if (ok && lead)
             memset(base, 0, BAR_BYTES);
+        ARMCII_MPI(MPI_Win_sync(wait_state.bar_win)); /* the zeros, before the allreduce */
     } else {
         wait_state.bar_win = MPI_WIN_NULL; /* an MPI without shared windows here */
     }
     armcii_allreduce(&ok, all, 1, MPI_INT, MPI_MIN, armcii_state.world);
+    if (wait_state.bar_win != MPI_WIN_NULL)
+        ARMCII_MPI(MPI_Win_sync(wait_state.bar_win)); /* ... seen after it */
     if (!all[0]) {
-        if (wait_state.bar_win != MPI_WIN_NULL)
-            ARMCII_MPI(MPI_Win_free(&wait_state.bar_win));
+        armcii_wait_finalize();
         return;
     }
     if (armcii_state.nnodes > 1)
@@ -113,8 +119,10 @@ void armcii_wait_finalize(void)
 {
     if (wait_state.bar_leaders != MPI_COMM_NULL)
         ARMCII_MPI(MPI_Comm_free(&wait_state.bar_leaders));
-    if (wait_state.bar_win != MPI_WIN_NULL)
+    if (wait_state.bar_win != MPI_WIN_NULL) {
+        ARMCII_MPI(MPI_Win_unlock_all(wait_state.bar_win));
         ARMCII_MPI(MPI_Win_free(&wait_state.bar_win));
+    }
     wait_state.bar = NULL;
 }
 
@@ -197,16 +205,10 @@ static void node_barrier(void)
         bar_wait(0, others, 1);
     }
     __atomic_store_n(&wait_state.bar[0], 0, __ATOMIC_RELAXED);
-    if (wait_state.bar_leaders != MPI_COMM_NULL) {
+    if (wait_state.bar_leaders != MPI_COMM_NULL) { /* a wait of its own */
         MPI_Request r;
         ARMCII_MPI(MPI_Ibarrier(wait_state.bar_leaders, &r));
-        for (long tests = 1;; tests++) {
-            int done;
-            ARMCII_MPI(MPI_Test(&r, &done, MPI_STATUS_IGNORE));
-            if (done)
-                break;
-            after_test(tests);
-        }
+        armcii_wait(&r);
     }
     __atomic_store_n(&wait_state.bar[BAR_GEN], gen + 1, __ATOMIC_RELEASE);
 }

@@ -23,16 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iov.h"
+#include "../common/common_quirks.h"
 
 /* Largest range read in one sieved get (the temporary buffer). */
 #define ARMCII_SIEVE_MAX_BYTES ((size_t)4 << 20)
-
-static int unified(MPI_Win win)
-{
-    int *model = NULL, found = 0;
-    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found);
-    return found && *model == MPI_WIN_UNIFIED;
-}
 
 /* 1 when a get of nseg blocks of `bytes` covering span bytes is one the
  * sieve takes, wherever its target is.  Blocks may overlap (span below
@@ -49,7 +43,7 @@ static int crowded(const armcii_iov_op_t *op, long nseg, int bytes, size_t span)
 int armcii_iov_sieve_ok(const armcii_iov_op_t *op, const armcii_target_t *t, long nseg,
                         int bytes, size_t span)
 {
-    return crowded(op, nseg, bytes, span) && !t->direct && !t->am && unified(t->win);
+    return crowded(op, nseg, bytes, span) && !t->direct && !t->am && armcii_win_unified(t->win);
 }
 
 /* Read span bytes at t into a new buffer; complete before returning. */
