@@ -1,6 +1,6 @@
 /*
- * bench_barrier - what one barrier over all processes costs, the library's
- * against MPI's own, side by side in one run.
+ * bench_barrier - what one barrier, and one reduction of a number, over all
+ * processes cost, the library's against MPI's own, side by side in one run.
  *
  * Kinds (round-robin in every repetition, so host noise hits all alike):
  *   armci        ARMCI_Barrier (a fence of every target, then the barrier)
@@ -9,13 +9,19 @@
  *   mpi_yield    MPI_Ibarrier, then MPI_Test and sched_yield until done:
  *                how the library waited in barriers on a crowded host
  *                before its node-shared barrier (src/common/common_wait.c)
+ *   gop          armci_msg_dgop of one double, "+" (GA's GA_Dgop)
+ *   mpi_yield_allreduce  MPI_Iallreduce of one double, then MPI_Test and
+ *                sched_yield: how the library waited in its allreduces
+ *                before they took node-shared memory too
  * On a host with more processes than cores, an MPI that polls without
  * yielding (MPICH) holds a core for whole time slices in MPI_Barrier, so
  * that kind runs BENCH_MPI_ITERS (default 20) barriers per sample against
  * BENCH_ITERS percent of 2000 for the others.  Columns: the seven fixed
- * ones (ns per barrier, slowest process), then the ratio to mpi_yield.
+ * ones (ns per call, slowest process), then the ratio to the earlier form
+ * (mpi_yield for the barriers, mpi_yield_allreduce for the reductions).
  * Checked first: every process adds 1 to a counter on process 0 and
- * passes an ARMCI_Barrier, and every process must then read the full sum.
+ * passes an ARMCI_Barrier, and every process must then read the full sum;
+ * and every gop must give the sum of all processes' numbers.
  */
 #include <sched.h>
 #include <unistd.h>
@@ -23,14 +29,13 @@
 #include <message.h>
 #include "bench_common.h"
 
-enum { K_ARMCI, K_MSG, K_MPI, K_YIELD, NKINDS };
-static const char *const kind_name[NKINDS] = {"armci", "msg", "mpi", "mpi_yield"};
+enum { K_ARMCI, K_MSG, K_MPI, K_YIELD, K_GOP, K_GOP_YIELD, NKINDS };
+static const char *const kind_name[NKINDS] = {"armci", "msg", "mpi", "mpi_yield", "gop",
+                                              "mpi_yield_allreduce"};
 
-static void yield_barrier(void)
+static void test_and_yield(MPI_Request r)
 {
-    MPI_Request r;
     int done = 0;
-    MPI_Ibarrier(MPI_COMM_WORLD, &r);
     for (;;) {
         MPI_Test(&r, &done, MPI_STATUS_IGNORE);
         if (done)
@@ -39,14 +44,32 @@ static void yield_barrier(void)
     }
 }
 
+/* The sum of every process's rank + 1, which each reduction must give. */
+static double gop_want;
+
 static void one(int k)
 {
+    MPI_Request r;
+    double x = bc_rank() + 1, y = 0;
     switch (k) {
     case K_ARMCI: ARMCI_Barrier(); break;
     case K_MSG: armci_msg_barrier(); break;
     case K_MPI: MPI_Barrier(MPI_COMM_WORLD); break;
-    default: yield_barrier(); break;
+    case K_YIELD:
+        MPI_Ibarrier(MPI_COMM_WORLD, &r);
+        test_and_yield(r);
+        break;
+    case K_GOP:
+        armci_msg_dgop(&x, 1, "+");
+        y = x;
+        break;
+    default:
+        MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+        test_and_yield(r);
+        break;
     }
+    if ((k == K_GOP || k == K_GOP_YIELD) && y != gop_want)
+        bc_die("rank %d: %s gave %g, expected %g", bc_rank(), kind_name[k], y, gop_want);
 }
 
 /* A barrier that lets a process through early shows a partial sum. */
@@ -78,6 +101,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     int me = bc_rank(), n = bc_nranks();
+    gop_want = (double)n * (n + 1) / 2;
     check(me, n);
     int reps = bc_reps(15);
     int iters = (int)(2000 * bc_env_long("BENCH_ITERS", 100) / 100);
@@ -101,7 +125,8 @@ int main(int argc, char **argv)
             if (!s[k].reps)
                 continue;
             bc_row(kind_name[k], 0, k == K_MPI ? mpi_iters : iters, &s[k]);
-            bc_ratio(s[k].med, s[K_YIELD].reps ? s[K_YIELD].med : 0);
+            int base = k >= K_GOP ? K_GOP_YIELD : K_YIELD;
+            bc_ratio(s[k].med, s[base].reps ? s[base].med : 0);
             printf("\n");
         }
     }

@@ -30,12 +30,18 @@ static struct {
     int spin;              /* tests before the first yield */
     unsigned long yielded; /* waits that took the test-and-yield way (tests) */
     unsigned long yields;  /* sched_yield calls in those waits (tests) */
+    unsigned long node_calls; /* barriers and allreduces through node memory (tests) */
     MPI_Win bar_win;       /* the node barrier's counters; MPI_WIN_NULL: none */
     long *bar;             /* arrivals at bar[0], generation at bar[BAR_GEN] */
+    char *red;             /* the reduction's result, then a slot per node member */
     MPI_Comm bar_leaders;  /* node rank 0 of each node, where there are several */
 } wait_state = {.bar_win = MPI_WIN_NULL, .bar_leaders = MPI_COMM_NULL};
 
-enum { BAR_GEN = 8, BAR_BYTES = 2 * BAR_GEN * sizeof(long) }; /* a cache line apart */
+/* The counters a cache line apart, then RED_SLOT bytes for a reduction's
+ * result and as much per node member for its contribution: GA's gops of a
+ * few numbers and the ghost build's decision sums fit; larger ones take
+ * MPI's allreduce. */
+enum { BAR_GEN = 8, BAR_BYTES = 2 * BAR_GEN * sizeof(long), RED_SLOT = 1024 };
 
 static void node_barrier_init(void);
 
@@ -66,12 +72,15 @@ void armcii_wait_init(void)
     node_barrier_init();
 }
 
-/* The world's barrier where waits yield: through node-shared memory inside
- * each node, and MPI only among the nodes' first processes.  MPI's own
- * barrier, even nonblocking, passes messages whose every hop needs its
- * receiver scheduled, which on a crowded host costs several times what
- * counters in shared memory do (benchmarks/results/node_barrier.2core.txt),
- * and Global Arrays calls it at every GA_Sync. */
+/* The world's barrier and small allreduces where waits yield: through
+ * node-shared memory inside each node, and MPI only among the nodes' first
+ * processes.  MPI's own collectives, even nonblocking, pass messages whose
+ * every hop needs its receiver scheduled, which on a crowded host costs
+ * several times what counters in shared memory do
+ * (benchmarks/results/node_barrier.2core.txt).  Global Arrays calls the
+ * barrier at every GA_Sync, which the ghost build's automatic mode turns
+ * into an allreduce of its decision sums (progress_adapt.c), and its gops
+ * are allreduces of a few numbers. */
 static void node_barrier_init(void)
 {
     if (!wait_state.yield) /* one choice for all processes */
@@ -83,27 +92,34 @@ static void node_barrier_init(void)
     if (!all[0] || !all[1])
         return;
     int lead = armcii_state.node_rank == 0;
+    MPI_Aint bytes = BAR_BYTES + (MPI_Aint)RED_SLOT * (1 + armcii_state.node_size);
     void *base;
-    if (MPI_Win_allocate_shared(lead ? BAR_BYTES : 0, 1, MPI_INFO_NULL, armcii_state.node,
-                                &base, &wait_state.bar_win) == MPI_SUCCESS) {
+    /* published in wait_state only once every process validated it: the
+     * allreduce below must not take the node path yet */
+    MPI_Win win = MPI_WIN_NULL;
+    if (MPI_Win_allocate_shared(lead ? bytes : 0, 1, MPI_INFO_NULL, armcii_state.node,
+                                &base, &win) == MPI_SUCCESS) {
         MPI_Aint size;
         int unit;
         /* the counters are plain memory under C atomics: the unified
          * model, and one passive epoch for the window's life, as MPI asks
          * of load/store access to a shared window */
-        ok = MPI_Win_shared_query(wait_state.bar_win, 0, &size, &unit, &base) == MPI_SUCCESS &&
-             size >= BAR_BYTES && armcii_win_unified(wait_state.bar_win);
-        wait_state.bar = base;
-        ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, wait_state.bar_win));
+        ok = MPI_Win_shared_query(win, 0, &size, &unit, &base) == MPI_SUCCESS &&
+             size >= bytes && armcii_win_unified(win);
+        ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
         if (ok && lead)
             memset(base, 0, BAR_BYTES);
-        ARMCII_MPI(MPI_Win_sync(wait_state.bar_win)); /* the zeros, before the allreduce */
+        ARMCII_MPI(MPI_Win_sync(win)); /* the zeros, before the allreduce */
     } else {
-        wait_state.bar_win = MPI_WIN_NULL; /* an MPI without shared windows here */
+        win = MPI_WIN_NULL; /* an MPI without shared windows here */
     }
     armcii_allreduce(&ok, all, 1, MPI_INT, MPI_MIN, armcii_state.world);
-    if (wait_state.bar_win != MPI_WIN_NULL)
-        ARMCII_MPI(MPI_Win_sync(wait_state.bar_win)); /* ... seen after it */
+    if (win != MPI_WIN_NULL) {
+        ARMCII_MPI(MPI_Win_sync(win)); /* ... seen after it */
+        wait_state.bar_win = win;
+        wait_state.bar = base;
+        wait_state.red = (char *)base + BAR_BYTES;
+    }
     if (!all[0]) {
         armcii_wait_finalize();
         return;
@@ -111,8 +127,8 @@ static void node_barrier_init(void)
     if (armcii_state.nnodes > 1)
         ARMCII_MPI(MPI_Comm_split(armcii_state.world, lead ? 0 : MPI_UNDEFINED,
                                   armcii_state.rank, &wait_state.bar_leaders));
-    armcii_log(1, "the world's barrier: node-shared counters, MPI among %d nodes",
-               armcii_state.nnodes);
+    armcii_log(1, "the world's barrier and small allreduces: node-shared memory, MPI among "
+               "%d nodes", armcii_state.nnodes);
 }
 
 void armcii_wait_finalize(void)
@@ -124,6 +140,7 @@ void armcii_wait_finalize(void)
         ARMCII_MPI(MPI_Win_free(&wait_state.bar_win));
     }
     wait_state.bar = NULL;
+    wait_state.red = NULL;
 }
 
 int armcii_wait_node_barrier(void) { return wait_state.bar_win != MPI_WIN_NULL; }
@@ -133,6 +150,11 @@ int armcii_wait_yields(void) { return wait_state.yield; }
 unsigned long armcii_wait_count(void)
 {
     return __atomic_load_n(&wait_state.yielded, __ATOMIC_RELAXED);
+}
+
+unsigned long armcii_wait_node_calls(void)
+{
+    return __atomic_load_n(&wait_state.node_calls, __ATOMIC_RELAXED);
 }
 
 unsigned long armcii_wait_yield_calls(void)
@@ -182,35 +204,80 @@ static void bar_wait(int i, long v, int until_equal)
     }
 }
 
-/* On one node the last process to arrive releases the others.  With
- * several, the node's first process waits for the others' arrivals, meets
- * the other nodes' first processes, and releases its node.  The count is
- * cleared before the release (a new generation), so no arrival at the
- * next barrier is lost. */
-static void node_barrier(void)
+/* Combines the node members' contributions into the result, in node-rank
+ * order whoever combines, so every run adds them alike. */
+static void node_combine(int count, MPI_Datatype dt, MPI_Op op, size_t bytes)
+{
+    memcpy(wait_state.red, wait_state.red + RED_SLOT, bytes);
+    for (int i = 1; i < armcii_state.node_size; i++)
+        ARMCII_MPI(MPI_Reduce_local(wait_state.red + (size_t)RED_SLOT * (1 + i),
+                                    wait_state.red, count, dt, op));
+}
+
+/* The world's barrier (bytes 0) or allreduce through the node's memory.
+ * On one node the last process to arrive combines and releases the
+ * others.  With several, the node's first process waits for the others'
+ * arrivals, combines, meets the other nodes' first processes, and
+ * releases its node.  The count is cleared before the release (a new
+ * generation), so no arrival at the next call is lost; a member copies
+ * the result out before it can arrive at the next call, and only the
+ * last arrival there rewrites it, so one result area serves. */
+static void node_reduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op op,
+                        size_t bytes)
 {
     __atomic_fetch_add(&wait_state.yielded, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&wait_state.node_calls, 1, __ATOMIC_RELAXED);
     long gen = __atomic_load_n(&wait_state.bar[BAR_GEN], __ATOMIC_ACQUIRE);
     int others = armcii_state.node_size - 1;
+    if (bytes)
+        memcpy(wait_state.red + (size_t)RED_SLOT * (1 + armcii_state.node_rank),
+               in == MPI_IN_PLACE ? out : in, bytes);
     if (wait_state.bar_leaders == MPI_COMM_NULL && armcii_state.nnodes == 1) {
         if (__atomic_fetch_add(&wait_state.bar[0], 1, __ATOMIC_ACQ_REL) < others) {
             bar_wait(BAR_GEN, gen, 0);
-            return;
+            goto copy_out;
         }
     } else if (armcii_state.node_rank != 0) {
         __atomic_fetch_add(&wait_state.bar[0], 1, __ATOMIC_ACQ_REL);
         bar_wait(BAR_GEN, gen, 0);
-        return;
+        goto copy_out;
     } else {
         bar_wait(0, others, 1);
     }
+    if (bytes)
+        node_combine(count, dt, op, bytes);
     __atomic_store_n(&wait_state.bar[0], 0, __ATOMIC_RELAXED);
     if (wait_state.bar_leaders != MPI_COMM_NULL) { /* a wait of its own */
         MPI_Request r;
-        ARMCII_MPI(MPI_Ibarrier(wait_state.bar_leaders, &r));
+        if (bytes)
+            ARMCII_MPI(MPI_Iallreduce(MPI_IN_PLACE, wait_state.red, count, dt, op,
+                                      wait_state.bar_leaders, &r));
+        else
+            ARMCII_MPI(MPI_Ibarrier(wait_state.bar_leaders, &r));
         armcii_wait(&r);
     }
     __atomic_store_n(&wait_state.bar[BAR_GEN], gen + 1, __ATOMIC_RELEASE);
+copy_out:
+    if (bytes)
+        memcpy(out, wait_state.red, bytes);
+}
+
+/* The bytes of an allreduce that node_reduce can take, or 0: the world's,
+ * a predefined type (no gaps to copy around), a commutative operation
+ * (members are combined in node order, nodes in MPI's), a slot's worth. */
+static size_t node_reducible(int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    if (comm != armcii_state.world || wait_state.bar_win == MPI_WIN_NULL || count <= 0)
+        return 0;
+    int ni, na, nd, comb, commute;
+    MPI_Aint lb, extent;
+    ARMCII_MPI(MPI_Type_get_envelope(dt, &ni, &na, &nd, &comb));
+    ARMCII_MPI(MPI_Op_commutative(op, &commute));
+    ARMCII_MPI(MPI_Type_get_extent(dt, &lb, &extent));
+    if (comb != MPI_COMBINER_NAMED || !commute || lb != 0 || extent <= 0 ||
+        count > RED_SLOT / extent)
+        return 0;
+    return (size_t)count * (size_t)extent;
 }
 
 void armcii_wait(MPI_Request *req)
@@ -237,7 +304,7 @@ void armcii_barrier(MPI_Comm comm)
         return;
     }
     if (comm == armcii_state.world && wait_state.bar_win != MPI_WIN_NULL) {
-        node_barrier();
+        node_reduce(NULL, NULL, 0, MPI_BYTE, MPI_OP_NULL, 0);
         return;
     }
     MPI_Request r;
@@ -261,6 +328,11 @@ void armcii_allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI
 {
     if (!wait_state.yield) {
         ARMCII_MPI(MPI_Allreduce(in, out, count, dt, op, comm));
+        return;
+    }
+    size_t bytes = node_reducible(count, dt, op, comm);
+    if (bytes) {
+        node_reduce(in, out, count, dt, op, bytes);
         return;
     }
     MPI_Request r;

@@ -14,13 +14,16 @@ void armcii_wait_init(void);
 /* Frees what armcii_wait_init made (the node barrier's window); barriers
  * after it are MPI's. */
 void armcii_wait_finalize(void);
-/* Nonzero when the world's barrier goes through node-shared counters
- * (where waits yield and the MPI gives shared windows). */
+/* Nonzero when the world's barrier and small allreduces go through
+ * node-shared memory (where waits yield and the MPI gives shared windows). */
 int armcii_wait_node_barrier(void);
 /* Nonzero when waits yield. */
 int armcii_wait_yields(void);
 /* How many waits have yielded since the library was loaded (tests). */
 unsigned long armcii_wait_count(void);
+/* How many barriers and allreduces went through node-shared memory since
+ * the library was loaded (tests). */
+unsigned long armcii_wait_node_calls(void);
 /* How many times those waits gave up the CPU since the library was loaded
  * (tests). */
 unsigned long armcii_wait_yield_calls(void);

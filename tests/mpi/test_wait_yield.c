@@ -10,7 +10,8 @@
  * where the MPI completes derived-datatype MPI_Rgets early, or for the one
  * request of a sieved get; where waits yield, the world's barrier goes
  * through node-shared counters wherever the MPI gives shared windows and
- * still holds every process until all arrived;
+ * still holds every process until all arrived, and its small allreduces
+ * through the same memory give every process the world's result;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself; ARMCI_WAIT_SPIN sets how many tests a wait
  * makes before its first yield.  Whether a wait yielded is read through the
@@ -19,6 +20,7 @@
  * program got from MPI_Init_thread (Open MPI lowered it to MPI_T's level:
  * tests/mpi/mpit_thread_level_repro.c).
  */
+#include <math.h>
 #include <unistd.h>
 #include <armci.h>
 #include <armcix.h>
@@ -269,6 +271,53 @@ static void node_barrier_holds(const char *mode, int me, int np, int yields)
     free(ptr);
 }
 
+/* Where the node barrier is engaged, the world's small allreduces take the
+ * same node-shared memory (GA's gops, the ghost build's decision sums):
+ * every reduction must give every process the whole world's result.  Each
+ * round a different process arrives 0.3 ms late, and three reductions
+ * follow one another with no barrier between (the result area is reused
+ * at once), one of them too large for a slot, which takes MPI's. */
+static void node_allreduce_right(const char *mode, int me, int np)
+{
+    unsigned long before = armcii_wait_node_calls();
+    enum { ROUNDS = 40, NL = 5, NBIG = 160 };
+    for (int r = 0; r < ROUNDS; r++) {
+        if (r % np == me)
+            usleep(300);
+        long v[NL] = {me + r, 1, (long)me * me, -me, r};
+        armci_msg_lgop(v, NL, "+");
+        long sq = 0;
+        for (int p = 0; p < np; p++)
+            sq += (long)p * p;
+        long want[NL] = {(long)np * (np - 1) / 2 + (long)np * r, np, sq,
+                         -(long)np * (np - 1) / 2, (long)np * r};
+        for (int i = 0; i < NL; i++)
+            CHECK(v[i] == want[i], "%s: round %d: lgop + element %d gave %ld, expected %ld",
+                  mode, r, i, v[i], want[i]);
+        double d[3] = {me - 0.5 * r, -(double)me, (double)(me * 3 % np)};
+        armci_msg_dgop(d, 3, "absmax");
+        double a0 = 0, a2 = 0;
+        for (int p = 0; p < np; p++) {
+            a0 = fabs(p - 0.5 * r) > a0 ? fabs(p - 0.5 * r) : a0;
+            a2 = p * 3 % np > a2 ? p * 3 % np : a2;
+        }
+        CHECK(d[0] == a0 && d[1] == np - 1 && d[2] == a2,
+              "%s: round %d: dgop absmax gave %g %g %g, expected %g %d %g", mode, r, d[0],
+              d[1], d[2], a0, np - 1, a2);
+        double big[NBIG];
+        for (int i = 0; i < NBIG; i++)
+            big[i] = me + i + r;
+        armci_msg_dgop(big, NBIG, "min");
+        for (int i = 0; i < NBIG; i++)
+            CHECK(big[i] == i + r, "%s: round %d: dgop min of %d element %d gave %g, "
+                  "expected %d", mode, r, NBIG, i, big[i], i + r);
+    }
+    unsigned long n = armcii_wait_node_calls() - before;
+    unsigned long want = armcii_wait_node_barrier() ? 2UL * ROUNDS : 0;
+    CHECK(n == want, "%s: %lu reductions went through node memory, expected %lu (node "
+          "path %d)", mode, n, want, armcii_wait_node_barrier());
+}
+
 /* Every waiting call once, results checked; returns how many yielded. */
 static unsigned long run_calls(const char *mode, int me, int np)
 {
@@ -343,6 +392,7 @@ static void phase(const char *setting, int me, int np, int level)
         CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
     }
     node_barrier_holds(mode, me, np, yields);
+    node_allreduce_right(mode, me, np);
     contended_lock(mode, me, np, yields);
     strided_gets(mode, me, np, yields);
     unsigned long at_auto = auto_barriers(mode);
