@@ -4,6 +4,7 @@ libarmci_core_la_SOURCES += \
 	src/common/common_config.h \
 	src/common/common_group.h \
 	src/common/common_host.h \
+	src/common/common_node.h \
 	src/common/common_quirks.h \
 	src/common/common_topo.h \
 	src/common/common_wait.h \
@@ -16,4 +17,5 @@ libarmci_core_la_SOURCES += \
 	src/common/common_quirks.c \
 	src/common/common_topo.c \
 	src/common/common_wait.c \
+	src/common/common_node.c \
 	src/common/common_group.c

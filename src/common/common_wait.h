@@ -14,19 +14,18 @@ void armcii_wait_init(void);
 /* Frees what armcii_wait_init made (the node barrier's window); barriers
  * after it are MPI's. */
 void armcii_wait_finalize(void);
-/* Nonzero when the world's barrier and small allreduces go through
- * node-shared memory (where waits yield and the MPI gives shared windows). */
-int armcii_wait_node_barrier(void);
 /* Nonzero when waits yield. */
 int armcii_wait_yields(void);
 /* How many waits have yielded since the library was loaded (tests). */
 unsigned long armcii_wait_count(void);
-/* How many barriers and allreduces went through node-shared memory since
- * the library was loaded (tests). */
-unsigned long armcii_wait_node_calls(void);
 /* How many times those waits gave up the CPU since the library was loaded
  * (tests). */
 unsigned long armcii_wait_yield_calls(void);
+/* Counts one more wait that took the test-and-yield way. */
+void armcii_wait_note(void);
+/* One more test of such a wait done (tests counts them): the CPU goes to
+ * others once the wait has made ARMCI_WAIT_SPIN tests. */
+void armcii_wait_after_test(long tests);
 /* Complete *req: MPI_Wait, or MPI_Test, after ARMCI_WAIT_SPIN tests with
  * sched_yield between tests. */
 void armcii_wait(MPI_Request *req);

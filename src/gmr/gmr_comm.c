@@ -33,7 +33,18 @@ armcii_gmr_comm_t *armcii_gmr_comm_get(MPI_Comm comm)
     armcii_gmr_comm_t *c = calloc(1, sizeof *c);
     if (!c)
         armcii_error("ARMCI_Malloc", "out of memory");
-    armcii_comm_dup(comm, &c->comm);
+    /* Regions over all processes take the library's own world, a private
+     * communicator already: their allocation and free then meet through
+     * the world's node-shared collectives where waits yield
+     * (common_node.c), not MPI's, on a crowded host several times dearer
+     * (GA creates and destroys arrays as it goes). */
+    int res;
+    ARMCII_MPI(MPI_Comm_compare(comm, armcii_state.world, &res));
+    c->owned = res != MPI_IDENT && res != MPI_CONGRUENT;
+    if (c->owned)
+        armcii_comm_dup(comm, &c->comm);
+    else
+        c->comm = armcii_state.world;
     c->node_comm = MPI_COMM_NULL;
     c->refs = 1;
     armcii_lock(&GS.lock);
@@ -69,7 +80,8 @@ void armcii_gmr_comm_put(armcii_gmr_comm_t *c)
         return;
     if (c->node_comm != MPI_COMM_NULL)
         ARMCII_MPI(MPI_Comm_free(&c->node_comm));
-    ARMCII_MPI(MPI_Comm_free(&c->comm));
+    if (c->owned)
+        ARMCII_MPI(MPI_Comm_free(&c->comm));
     free(c);
 }
 

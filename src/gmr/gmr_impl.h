@@ -22,7 +22,8 @@ typedef struct armcii_gmr_slice {
 
 /* Communicators shared by the regions over one group (gmr_comm.c). */
 typedef struct armcii_gmr_comm {
-    MPI_Comm comm;            /* dup of the group's communicator */
+    MPI_Comm comm;            /* dup of the group's communicator; the world's own if congruent */
+    int owned;                /* comm is a dup this entry frees */
     MPI_Comm node_comm;       /* its members on my (virtual) node, made on demand */
     int refs;                 /* live regions using it */
     struct armcii_gmr_comm *next;

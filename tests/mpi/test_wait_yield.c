@@ -10,8 +10,9 @@
  * where the MPI completes derived-datatype MPI_Rgets early, or for the one
  * request of a sieved get; where waits yield, the world's barrier goes
  * through node-shared counters wherever the MPI gives shared windows and
- * still holds every process until all arrived, and its small allreduces
- * through the same memory give every process the world's result;
+ * still holds every process until all arrived, and its small allreduces,
+ * allgathers and broadcasts through the same memory give every process
+ * the world's result;
  * AUTO yields only where the host has more processes than CPUs and MPI
  * does not yield by itself; ARMCI_WAIT_SPIN sets how many tests a wait
  * makes before its first yield.  Whether a wait yielded is read through the
@@ -30,6 +31,7 @@
 #include "../../src/gmr/gmr_impl.h"
 #include "../../src/progress/progress.h"
 #include "../../src/common/common_host.h"
+#include "../../src/common/common_node.h"
 #include "../../src/common/common_quirks.h"
 #include "../../src/common/common_topo.h"
 #include "../../src/common/common_wait.h"
@@ -242,9 +244,9 @@ static void node_barrier_holds(const char *mode, int me, int np, int yields)
     int multi = armcii_state.node_size > 1, any_multi;
     MPI_Allreduce(&multi, &any_multi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     int expect = yields && armcii_gmr_facts().shm_ok && any_multi;
-    CHECK(armcii_wait_node_barrier() == expect,
+    CHECK(armcii_node_active() == expect,
           "%s: node barrier %d, expected %d (waits yield %d, shared windows %d, a node of "
-          "several %d)", mode, armcii_wait_node_barrier(), expect, yields,
+          "several %d)", mode, armcii_node_active(), expect, yields,
           armcii_gmr_facts().shm_ok, any_multi);
     void **ptr = malloc((size_t)np * sizeof *ptr);
     CHECK(ptr && ARMCI_Malloc(ptr, sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
@@ -271,15 +273,17 @@ static void node_barrier_holds(const char *mode, int me, int np, int yields)
     free(ptr);
 }
 
-/* Where the node barrier is engaged, the world's small allreduces take the
- * same node-shared memory (GA's gops, the ghost build's decision sums):
- * every reduction must give every process the whole world's result.  Each
- * round a different process arrives 0.3 ms late, and three reductions
- * follow one another with no barrier between (the result area is reused
- * at once), one of them too large for a slot, which takes MPI's. */
-static void node_allreduce_right(const char *mode, int me, int np)
+/* Where the node barrier is engaged, the world's small allreduces,
+ * allgathers and broadcasts take the same node-shared memory (GA's gops,
+ * the ghost build's decision sums, the exchanges of ARMCI_Malloc and
+ * ARMCI_Free): each must give every process the world's result.  Each
+ * round a different process arrives 0.3 ms late and the broadcast's root
+ * moves; six collectives follow one another with no barrier between (the
+ * result area is reused at once), two of them too large for a slot, which
+ * take MPI's. */
+static void node_collectives_right(const char *mode, int me, int np)
 {
-    unsigned long before = armcii_wait_node_calls();
+    unsigned long before = armcii_node_calls();
     enum { ROUNDS = 40, NL = 5, NBIG = 160 };
     for (int r = 0; r < ROUNDS; r++) {
         if (r % np == me)
@@ -304,6 +308,28 @@ static void node_allreduce_right(const char *mode, int me, int np)
         CHECK(d[0] == a0 && d[1] == np - 1 && d[2] == a2,
               "%s: round %d: dgop absmax gave %g %g %g, expected %g %d %g", mode, r, d[0],
               d[1], d[2], a0, np - 1, a2);
+        long pair[2] = {me, (long)r * me}, *pairs = malloc(2 * (size_t)np * sizeof(long));
+        CHECK(pairs != NULL, "%s: out of memory", mode);
+        armcii_allgather(pair, 2, MPI_LONG, pairs, armcii_state.world);
+        for (int p = 0; p < np; p++)
+            CHECK(pairs[2 * p] == p && pairs[2 * p + 1] == (long)r * p, "%s: round %d: "
+                  "allgather gave %ld %ld for process %d, expected %d %ld", mode, r,
+                  pairs[2 * p], pairs[2 * p + 1], p, p, (long)r * p);
+        free(pairs);
+        int root = (r + 1) % np;
+        char word[24], wide[2000];
+        for (int i = 0; i < (int)sizeof word; i++)
+            word[i] = (char)(me == root ? 'a' + (i + r) % 26 : '?');
+        for (int i = 0; i < (int)sizeof wide; i++)
+            wide[i] = (char)(me == root ? i % 61 + r : -1);
+        armci_msg_brdcst(word, sizeof word, root);
+        armci_msg_brdcst(wide, sizeof wide, root);
+        for (int i = 0; i < (int)sizeof word; i++)
+            CHECK(word[i] == 'a' + (i + r) % 26, "%s: round %d: brdcst from %d byte %d gave "
+                  "%d", mode, r, root, i, word[i]);
+        for (int i = 0; i < (int)sizeof wide; i++)
+            CHECK(wide[i] == (char)(i % 61 + r), "%s: round %d: brdcst of %zu bytes from %d "
+                  "byte %d gave %d", mode, r, sizeof wide, root, i, wide[i]);
         double big[NBIG];
         for (int i = 0; i < NBIG; i++)
             big[i] = me + i + r;
@@ -312,10 +338,11 @@ static void node_allreduce_right(const char *mode, int me, int np)
             CHECK(big[i] == i + r, "%s: round %d: dgop min of %d element %d gave %g, "
                   "expected %d", mode, r, NBIG, i, big[i], i + r);
     }
-    unsigned long n = armcii_wait_node_calls() - before;
-    unsigned long want = armcii_wait_node_barrier() ? 2UL * ROUNDS : 0;
-    CHECK(n == want, "%s: %lu reductions went through node memory, expected %lu (node "
-          "path %d)", mode, n, want, armcii_wait_node_barrier());
+    unsigned long n = armcii_node_calls() - before;
+    /* lgop, dgop absmax, the allgather and the small brdcst */
+    unsigned long want = armcii_node_active() ? 4UL * ROUNDS : 0;
+    CHECK(n == want, "%s: %lu collectives went through node memory, expected %lu (node "
+          "path %d)", mode, n, want, armcii_node_active());
 }
 
 /* Every waiting call once, results checked; returns how many yielded. */
@@ -392,7 +419,7 @@ static void phase(const char *setting, int me, int np, int level)
         CHECK(yields == (setting[1] == 'N'), "%s: yields %d", mode, yields);
     }
     node_barrier_holds(mode, me, np, yields);
-    node_allreduce_right(mode, me, np);
+    node_collectives_right(mode, me, np);
     contended_lock(mode, me, np, yields);
     strided_gets(mode, me, np, yields);
     unsigned long at_auto = auto_barriers(mode);
