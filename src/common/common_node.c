@@ -330,7 +330,10 @@ int armcii_node_allgather(const void *in, int count, MPI_Datatype dt, void *out,
     if (!ext || (size_t)count > SLOT / ext ||
         (size_t)count * ext > RESULT / (size_t)armcii_state.nproc)
         return 0;
-    node_coll_t c = {NC_GATHER, in, out, count, dt, MPI_OP_NULL, (size_t)count * ext, 0};
+    size_t bytes = (size_t)count * ext;
+    if (in == MPI_IN_PLACE) /* my part already sits at my place in out */
+        in = (const char *)out + bytes * (size_t)armcii_state.rank;
+    node_coll_t c = {NC_GATHER, in, out, count, dt, MPI_OP_NULL, bytes, 0};
     node_coll(&c);
     return 1;
 }

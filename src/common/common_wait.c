@@ -33,7 +33,6 @@ static struct {
     unsigned long yields;  /* sched_yield calls in those waits (tests) */
 } wait_state;
 
-
 int armcii_host_crowded(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -278,7 +278,7 @@ static void node_barrier_holds(const char *mode, int me, int np, int yields)
  * the ghost build's decision sums, the exchanges of ARMCI_Malloc and
  * ARMCI_Free): each must give every process the world's result.  Each
  * round a different process arrives 0.3 ms late and the broadcast's root
- * moves; six collectives follow one another with no barrier between (the
+ * moves; seven collectives follow one another with no barrier between (the
  * result area is reused at once), two of them too large for a slot, which
  * take MPI's. */
 static void node_collectives_right(const char *mode, int me, int np)
@@ -315,6 +315,13 @@ static void node_collectives_right(const char *mode, int me, int np)
             CHECK(pairs[2 * p] == p && pairs[2 * p + 1] == (long)r * p, "%s: round %d: "
                   "allgather gave %ld %ld for process %d, expected %d %ld", mode, r,
                   pairs[2 * p], pairs[2 * p + 1], p, p, (long)r * p);
+        for (int p = 0; p < np; p++)
+            pairs[2 * p] = pairs[2 * p + 1] = p == me ? 7L * me + r : -1;
+        armcii_allgather(MPI_IN_PLACE, 2, MPI_LONG, pairs, armcii_state.world);
+        for (int p = 0; p < np; p++)
+            CHECK(pairs[2 * p] == 7L * p + r && pairs[2 * p + 1] == 7L * p + r, "%s: round %d: "
+                  "allgather in place gave %ld %ld for process %d, expected %ld", mode, r,
+                  pairs[2 * p], pairs[2 * p + 1], p, 7L * p + r);
         free(pairs);
         int root = (r + 1) % np;
         char word[24], wide[2000];
@@ -339,8 +346,8 @@ static void node_collectives_right(const char *mode, int me, int np)
                   "expected %d", mode, r, NBIG, i, big[i], i + r);
     }
     unsigned long n = armcii_node_calls() - before;
-    /* lgop, dgop absmax, the allgather and the small brdcst */
-    unsigned long want = armcii_node_active() ? 4UL * ROUNDS : 0;
+    /* lgop, dgop absmax, the two allgathers and the small brdcst */
+    unsigned long want = armcii_node_active() ? 5UL * ROUNDS : 0;
     CHECK(n == want, "%s: %lu collectives went through node memory, expected %lu (node "
           "path %d)", mode, n, want, armcii_node_active());
 }
