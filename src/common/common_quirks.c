@@ -58,8 +58,6 @@ const armcii_mpi_id_t *armcii_mpi_id(void)
     return &q_state.id;
 }
 
-/* Open MPI names windows after their osc component ("rdma window 3");
- * osc/sm leaves the name empty.  Other MPIs do not tell. */
 int armcii_win_unified(MPI_Win win)
 {
     int *model = NULL, found = 0;
@@ -67,6 +65,8 @@ int armcii_win_unified(MPI_Win win)
     return found && *model == MPI_WIN_UNIFIED;
 }
 
+/* Open MPI names windows after their osc component ("rdma window 3");
+ * osc/sm leaves the name empty.  Other MPIs do not tell. */
 int armcii_win_component(MPI_Win win)
 {
     const armcii_mpi_id_t *id = armcii_mpi_id();

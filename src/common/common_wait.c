@@ -18,7 +18,6 @@
  * (benchmarks/results/wait_spin.mpich.2core.txt), so the default stays 0.
  */
 #include <sched.h>
-#include <string.h>
 #include <unistd.h>
 #include "common.h"
 #include "common_host.h"
