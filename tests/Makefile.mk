@@ -27,7 +27,7 @@ MPI_PROBE_TESTS = tests/mpi/test_ompi_pt2pt_getflush.sh tests/mpi/test_mpich_sma
 	tests/mpi/test_ompi_ucx_progress.sh tests/mpi/test_ompi_ucx_dynwin.sh \
 	tests/mpi/test_launcher_exit0.sh tests/mpi/test_ompi_indexed_acc.sh tests/mpi/test_ompi_ucx_noise.sh tests/mpi/test_many_ops.sh \
 	tests/mpi/test_mpich_flush_all.sh tests/mpi/test_mpit_thread_level.sh tests/mpi/test_rget_dtype.sh \
-	tests/mpi/test_ompi_session_dir.sh
+	tests/mpi/test_ompi_session_dir.sh tests/mpi/test_unsigned_minmax.sh
 MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 	tests/mpi/test_rma_target_progress.sh tests/mpi/test_info_probe.sh \
 	tests/mpi/test_mpich_shm_rma.sh tests/mpi/test_abort_output.sh \
@@ -66,7 +66,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/ompi_ucx_dynwin_repro tests/mpi/rma_target_progress_repro \
 	tests/mpi/mpich_small_win_repro tests/mpi/many_ops_repro tests/mpi/exit0_repro tests/mpi/osc_usable \
 	tests/mpi/mpich_shm_rma_repro tests/mpi/mpich_flush_all_repro tests/mpi/rget_dtype_repro tests/mpi/abort_output \
-	tests/mpi/mpit_thread_level_repro tests/mpi/session_dir_repro
+	tests/mpi/mpit_thread_level_repro tests/mpi/session_dir_repro tests/mpi/unsigned_minmax_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h tests/unit/expect.sh \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
 	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)

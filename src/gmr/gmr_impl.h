@@ -60,6 +60,7 @@ struct armcii_gmr {
     char *mybase;             /* my slice's user base as the windows gave it */
     int recyclable;           /* world-sized, memory from the default path */
     size_t *cap;              /* recycled: each slice's bytes as created */
+    char **cap_base;          /* recycled: each slice's base as created (NULL where empty) */
     unsigned long kept_at;    /* recycled: world_allocs when it was kept */
 };
 
@@ -276,9 +277,14 @@ void armcii_gmr_nb_purge(const armcii_gmr_t *g);
 void armcii_gmr_nb_finalize(void);
 
 /* ---- freed regions kept for reuse (gmr_recycle.c) ---- */
-/* Collective over comm: a recycled region whose slices hold every member's
- * size (taken off the list), or NULL; never collective when none is kept. */
-armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, size_t size);
+/* Collective over comm (all processes): every member's request as
+ * size << 1 | ghost memory wanted, indexed by rank in comm (the caller
+ * frees it); *max: the largest size.  An allocation's one gather. */
+unsigned long *armcii_gmr_recycle_gather(MPI_Comm comm, size_t size, unsigned long *max);
+/* A recycled region over comm whose slices hold every member's request in
+ * req (from armcii_gmr_recycle_gather; taken off the list), or NULL.  Not
+ * collective: every process keeps the same list and sees the same req. */
+armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, const unsigned long *req);
 /* Collective over g->comm, after g left the live list and the table: keep
  * g for reuse (1), or 0 when it does not qualify (the caller frees it).
  * May free older kept regions to stay within the limit. */

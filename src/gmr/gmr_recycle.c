@@ -14,7 +14,10 @@
  * their own: the list changes only inside collectives over all processes,
  * so it is the same list everywhere, and the choice depends on every
  * member's requested size (gathered) and on the kept sizes, which every
- * member knows.  Group regions are not kept: freeing them at finalize
+ * member knows.  The same gather gives the largest size, and for a kept
+ * region every slice (each starts where it did when the windows were
+ * made), so such an allocation meets the others only there and in its
+ * closing barrier.  Group regions are not kept: freeing them at finalize
  * would need their groups' collectives in one order on every process.
  * Ghost-build regions in the ghosts' pools are kept with their slices and
  * windows too: their window is an MPI_Win_create over the group, as costly
@@ -71,27 +74,37 @@ static void reset(armcii_gmr_t *g)
         g->slice[r] = (armcii_gmr_slice_t){0};
 }
 
-armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, size_t size)
+unsigned long *armcii_gmr_recycle_gather(MPI_Comm comm, size_t size, unsigned long *max)
 {
-    int n;
-    ARMCII_MPI(MPI_Comm_size(comm, &n));
-    if (n != armcii_state.nproc)
-        return NULL;
+    /* Each member's size, and whether it wants ghost-reachable memory
+     * (ghost build: a kept region serves only allocations of its kind; any
+     * disagreement reuses nothing, on every member alike).  Sizes are at
+     * most the node's memory (armci_memory.c), so the shift loses nothing. */
+    unsigned long mine = (unsigned long)size << 1 | (unsigned long)armcii_gmr_ghost_wanted(comm);
+    unsigned long *req = malloc((size_t)armcii_state.nproc * sizeof *req);
+    if (!req)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    armcii_allgather(&mine, 1, MPI_UNSIGNED_LONG, req, comm);
+    *max = 0;
+    for (int r = 0; r < armcii_state.nproc; r++)
+        if (req[r] >> 1 > *max)
+            *max = req[r] >> 1;
+    return req;
+}
+
+armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, const unsigned long *req)
+{
+    int n = armcii_state.nproc;
     GS.world_allocs++; /* the same count everywhere: world allocations are collective */
     if (!GS.recycled)
         return NULL;
-    /* Each member's size, and whether it wants ghost-reachable memory
-     * (ghost build: a kept region serves only allocations of its kind; any
-     * disagreement reuses nothing, on every member alike). */
-    unsigned long mine = size << 1 | (unsigned long)armcii_gmr_ghost_wanted(comm);
     unsigned long *sizes = malloc((size_t)n * sizeof *sizes);
     if (!sizes)
         armcii_error("ARMCI_Malloc", "out of memory");
-    armcii_allgather(&mine, 1, MPI_UNSIGNED_LONG, sizes, comm);
-    int ghost = (int)(sizes[0] & 1), agree = 1;
+    int ghost = (int)(req[0] & 1), agree = 1;
     for (int r = 0; r < n; r++) {
-        agree &= (int)(sizes[r] & 1) == ghost;
-        sizes[r] >>= 1;
+        agree &= (int)(req[r] & 1) == ghost;
+        sizes[r] = req[r] >> 1;
     }
     armcii_gmr_t **best = NULL;
     size_t best_held = SIZE_MAX, held;
@@ -121,12 +134,15 @@ int armcii_gmr_recycle_keep(armcii_gmr_t *g)
 {
     if (!g->recyclable || !GS.recycle_limit)
         return 0;
-    if (!g->cap) { /* first free: the sizes it was created with */
+    if (!g->cap) { /* first free: the sizes and bases it was created with */
         g->cap = malloc((size_t)g->size * sizeof *g->cap);
-        if (!g->cap)
+        g->cap_base = malloc((size_t)g->size * sizeof *g->cap_base);
+        if (!g->cap || !g->cap_base)
             armcii_error("ARMCI_Free", "out of memory");
-        for (int r = 0; r < g->size; r++)
+        for (int r = 0; r < g->size; r++) {
             g->cap[r] = g->slice[r].size;
+            g->cap_base[r] = g->slice[r].base;
+        }
     }
     size_t w = largest_slice(g);
     if (w > GS.recycle_limit)

@@ -15,6 +15,7 @@
  * Each node-shared slice starts with ARMCII_SLICE_HDR bytes holding the
  * accumulate lock of the direct path; the user's base is after it.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gmr_impl.h"
@@ -244,6 +245,23 @@ static void map_node_slices(armcii_gmr_t *g)
     free(nr);
 }
 
+/* Every member's slice in the table and mapped where node-shared: sizes
+ * and bases as g->slice holds them, my own base mybase. */
+static void enter_slices(armcii_gmr_t *g, char *mybase)
+{
+    g->slice[g->rank].direct = mybase;
+    map_node_slices(g);
+    for (int r = 0; r < g->size; r++) {
+        if (!g->slice[r].size)
+            continue;
+        armcii_gmr_entry_t e = {(uintptr_t)g->slice[r].base, g->slice[r].size, g, r};
+        if (armcii_gmr_table_insert(&GS.table, g->abs_of[r], &e))
+            armcii_error("ARMCI_Malloc", "slice %p+%zu of process %d overlaps a live "
+                         "region", (void *)g->slice[r].base, g->slice[r].size, g->abs_of[r]);
+    }
+}
+
+/* New windows: every member's base and size, gathered. */
 static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
 {
     unsigned long mine[2] = {(unsigned long)(uintptr_t)mybase, (unsigned long)size};
@@ -256,16 +274,19 @@ static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
         g->slice[r].base = g->slice[r].size ? (char *)(uintptr_t)all[2 * r] : NULL;
     }
     free(all);
-    g->slice[g->rank].direct = mybase;
-    map_node_slices(g);
+    enter_slices(g, mybase);
+}
+
+/* A recycled region: the sizes were gathered with the request (req), and
+ * each slice starts where it did when the windows were made, so every
+ * member knows every slice without another collective. */
+static void refill_slices(armcii_gmr_t *g, char *mybase, const unsigned long *req)
+{
     for (int r = 0; r < g->size; r++) {
-        if (!g->slice[r].size)
-            continue;
-        armcii_gmr_entry_t e = {(uintptr_t)g->slice[r].base, g->slice[r].size, g, r};
-        if (armcii_gmr_table_insert(&GS.table, g->abs_of[r], &e))
-            armcii_error("ARMCI_Malloc", "slice %p+%zu of process %d overlaps a live "
-                         "region", (void *)g->slice[r].base, g->slice[r].size, g->abs_of[r]);
+        g->slice[r].size = req[r] >> 1;
+        g->slice[r].base = g->slice[r].size ? g->cap_base[r] : NULL;
     }
+    enter_slices(g, g->slice[g->rank].size ? mybase : NULL);
 }
 
 /* A region over comm with no memory yet (collective over comm). */
@@ -312,16 +333,22 @@ static char *new_windows(armcii_gmr_t *g, size_t size)
 
 armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs)
 {
-    unsigned long mx = size;
-    armcii_allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
     int gsize;
     ARMCII_MPI(MPI_Comm_size(comm, &gsize));
+    /* Over all processes one gather serves the size check, the choice of a
+     * recycled region and, for one, its slices; groups reduce the size. */
+    unsigned long mx = size, *req = NULL;
+    if (gsize == armcii_state.nproc)
+        req = armcii_gmr_recycle_gather(comm, size, &mx);
+    else
+        armcii_allreduce(MPI_IN_PLACE, &mx, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
     if (mx == 0) {
+        free(req);
         for (int r = 0; r < gsize; r++)
             base_ptrs[r] = NULL;
         return NULL;
     }
-    armcii_gmr_t *g = armcii_gmr_recycle_take(comm, size);
+    armcii_gmr_t *g = req ? armcii_gmr_recycle_take(comm, req) : NULL;
     char *mybase;
     int reused = g != NULL;
     if (reused) {
@@ -345,7 +372,11 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
      * the process's own, and an atomic ordered after a put needs the bits.
      * Operations sent to ghosts use the ghosts' windows, which keep them. */
     g->by_req = (wq & ARMCII_QUIRK_BY_REQUEST) && !armcii_state.threaded;
-    fill_slices(g, size ? mybase : NULL, size);
+    if (reused)
+        refill_slices(g, mybase, req);
+    else
+        fill_slices(g, size ? mybase : NULL, size);
+    free(req);
     armcii_gmr_ghost_created(g);
     list_link(g);
     __atomic_add_fetch(&GS.allocations, 1, __ATOMIC_RELAXED);
@@ -378,6 +409,7 @@ void armcii_gmr_release(armcii_gmr_t *g)
     free(g->fcnt);
     free(g->wsnap);
     free(g->cap);
+    free(g->cap_base);
     free(g);
 }
 
@@ -412,34 +444,52 @@ armcii_gmr_t *armcii_gmr_find_local(const void *ptr)
     return e ? e->region : NULL;
 }
 
+/* Names a live region for every member: the absolute rank and base of
+ * its first non-empty slice (one exists: an allocation of nothing makes no
+ * region).  Slices of live regions never overlap, so no two share it.
+ * User-space addresses are below 2^63 on every system MPI runs on, so the
+ * base fits a long. */
+static void region_key(const armcii_gmr_t *g, long key[2])
+{
+    int r = 0;
+    while (!g->slice[r].size)
+        r++;
+    key[0] = g->abs_of[r];
+    key[1] = (long)(uintptr_t)g->slice[r].base;
+}
+
 void armcii_gmr_destroy(const char *call, MPI_Comm comm, void *ptr)
 {
     armcii_gmr_t *mine = NULL;
-    int grank, leader;
-    ARMCII_MPI(MPI_Comm_rank(comm, &grank));
     if (ptr) {
         mine = armcii_gmr_find_local(ptr);
         if (!mine)
             armcii_error(call, "pointer %p is not inside any ARMCI allocation of this "
                          "process", ptr);
     }
-    /* The highest rank that passed a pointer names the region for all. */
-    leader = mine ? grank : -1;
-    armcii_allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MAX, comm);
-    if (leader < 0)
-        return;
-    unsigned long key[2] = {0, 0};
-    if (grank == leader)
-        key[0] = (unsigned long)(uintptr_t)mine->slice[mine->rank].base,
-        key[1] = (unsigned long)armcii_state.rank;
-    armcii_bcast(key, 2, MPI_UNSIGNED_LONG, leader, comm);
-    const armcii_gmr_entry_t *e = armcii_gmr_table_find(&GS.table, (int)key[1], key[0]);
+    /* One reduction agrees on the region: the largest key among the
+     * processes that passed a pointer and, through the negations, the
+     * smallest; they differ when pointers of different regions were
+     * passed.  Processes that passed NULL add values below any key.
+     * Signed longs, not unsigned complements: MPI_MAX and MPI_MIN order
+     * MPI_UNSIGNED_LONG as signed in Open MPI 4.1.4 and MPICH 4.0.2
+     * (tests/mpi/unsigned_minmax_repro.c). */
+    long v[4] = {-1, -1, LONG_MIN, LONG_MIN};
+    if (mine) {
+        region_key(mine, v);
+        v[2] = -v[0];
+        v[3] = -v[1];
+    }
+    armcii_allreduce(MPI_IN_PLACE, v, 4, MPI_LONG, MPI_MAX, comm);
+    if (v[0] < 0)
+        return; /* every process passed NULL */
+    if (v[0] != -v[2] || v[1] != -v[3])
+        armcii_error(call, "processes passed pointers of different allocations");
+    const armcii_gmr_entry_t *e = armcii_gmr_table_find(&GS.table, (int)v[0], (uintptr_t)v[1]);
     armcii_gmr_t *g = e ? e->region : NULL;
-    int bad = !g || (mine && mine != g), anybad;
-    armcii_allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
-    if (anybad)
-        armcii_error(call, "processes passed pointers of different allocations (or an "
-                     "allocation this process is not part of)");
+    if (!g) /* a passer's own key always finds its region */
+        armcii_error(call, "the other processes freed an allocation this process is not "
+                     "part of");
     int gsize;
     ARMCII_MPI(MPI_Comm_size(comm, &gsize));
     if (gsize != g->size)

@@ -2,7 +2,8 @@
  * groups, message layer, locality, notifications, the stride iterator)
  * must end in ARMCI_Error naming the call and the reason.  argv[1] names
  * the case (tests/mpi/badinput_misc.cases, run by test_badinput.sh);
- * rank 0 makes the bad call, the others wait in the barrier. */
+ * rank 0 makes the bad call, the others wait in the barrier, except in
+ * the collective cases, where every process calls. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,7 +97,13 @@ int main(int argc, char **argv)
     void *ptr[256];
     ARMCI_Malloc(ptr, 256);
     ARMCI_Barrier();
-    if (me == 0 && argc > 1 && !memory_case(argv[1], ptr) && !group_msg_case(argv[1]))
+    if (argc > 1 && !strcmp(argv[1], "free_mixed")) {
+        /* a collective free of two allocations: rank 0 names another one */
+        void *other[256];
+        ARMCI_Malloc(other, 64);
+        ARMCI_Free(me == 0 ? other[me] : ptr[me]);
+        printf("free_mixed: ARMCI_Free returned on %d\n", me);
+    } else if (me == 0 && argc > 1 && !memory_case(argv[1], ptr) && !group_msg_case(argv[1]))
         printf("unknown case %s\n", argv[1]);
     ARMCI_Barrier();
     ARMCI_Free(ptr[me]);

@@ -352,6 +352,50 @@ static void node_collectives_right(const char *mode, int me, int np)
           "path %d)", mode, n, want, armcii_node_active());
 }
 
+/* An allocation over all processes that takes a kept region meets the
+ * others twice (the gather of every request, which also gives the slices,
+ * and the closing barrier), and a free twice (one reduction that agrees on
+ * the region, the barrier after the fence): where the node path is set up
+ * all four go through it.  The slices of the reused region, of a different
+ * size on each process and none on the last, must carry a put from every
+ * process's left neighbour. */
+static void alloc_pair_collectives(const char *mode, int me, int np)
+{
+    void **ptr = malloc((size_t)np * sizeof(void *));
+    CHECK(ptr && ARMCI_Malloc(ptr, 4096) == 0, "%s: ARMCI_Malloc failed", mode);
+    ARMCI_Free(ptr[me]);
+    long n = me == np - 1 ? 0 : 64 + 8 * me; /* longs */
+    int kept = armcii_gmr_state.nrecycled;
+    unsigned long before = armcii_node_calls();
+    CHECK(ARMCI_Malloc(ptr, n * (long)sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
+    unsigned long made = armcii_node_calls() - before;
+    /* the same on every process: the kept list changes only in collectives */
+    int reused = armcii_gmr_state.nrecycled == kept - 1;
+    CHECK(n || ptr[me] == NULL, "%s: an empty slice at %p", mode, ptr[me]);
+    ARMCI_Barrier();
+    int right = (me + 1) % np;
+    long rn = right == np - 1 ? 0 : 64 + 8 * right;
+    for (long i = 0; i < rn; i += 7) {
+        long v = 1000L * me + i;
+        ARMCI_Put(&v, (long *)ptr[right] + i, sizeof v, right);
+    }
+    ARMCI_Barrier();
+    int left = (me + np - 1) % np;
+    for (long i = 0; i < n; i += 7)
+        CHECK(((long *)ptr[me])[i] == 1000L * left + i, "%s: reused slice element %ld holds "
+              "%ld, expected %ld from process %d", mode, i, ((long *)ptr[me])[i],
+              1000L * left + i, left);
+    before = armcii_node_calls();
+    ARMCI_Free(ptr[me]);
+    unsigned long freed = armcii_node_calls() - before;
+    if (armcii_node_active() && reused) {
+        CHECK(made == 2, "%s: a reused allocation made %lu node collectives, expected 2",
+              mode, made);
+        CHECK(freed == 2, "%s: a free made %lu node collectives, expected 2", mode, freed);
+    }
+    free(ptr);
+}
+
 /* Every waiting call once, results checked; returns how many yielded. */
 static unsigned long run_calls(const char *mode, int me, int np)
 {
@@ -427,6 +471,7 @@ static void phase(const char *setting, int me, int np, int level)
     }
     node_barrier_holds(mode, me, np, yields);
     node_collectives_right(mode, me, np);
+    alloc_pair_collectives(mode, me, np);
     contended_lock(mode, me, np, yields);
     strided_gets(mode, me, np, yields);
     unsigned long at_auto = auto_barriers(mode);

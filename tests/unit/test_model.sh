@@ -106,6 +106,21 @@ out=$(python3 "$top/benchmarks/model.py" "$d/prof" "$d/costs" "$d/meas-plain" --
     { echo "FAIL test_model: model.py failed on plain-only measurements"; exit 1; }
 expect "plain-only header" '^test +armci:vn2 +armci:vn1$'
 expect "plain-only vn2 prediction" '^T1 +11\.3 / +12\.0 \( +\+6%\) +10\.0 / +11\.0 \( +\+10%\)$'
+# the barrier term: T1 makes 100,000 barriers per process (GA_Sync's, the
+# profile's no-data line), each 20 us dearer over 2 nodes than on one:
+# vn2 12.002 + 2 = 14.0 s; vn1 has no barrier cost given, so no term
+cp "$d/prof" "$d/prof-bar"
+echo "on T1 nodata armci_msg_barrier calls 400000 secs 3.0 max 3.1" >>"$d/prof-bar"
+out=$(python3 "$top/benchmarks/model.py" "$d/prof-bar" "$d/costs" "$d/meas-plain" --cores=2 \
+    --where="$d/where" --barrier-us=on:10,vn2:30) ||
+    { echo "FAIL test_model: model.py failed with --barrier-us"; exit 1; }
+expect "barrier term, vn2 only" '^T1 +11\.3 / +14\.0 \( +\+24%\) +10\.0 / +11\.0 \( +\+10%\)$'
+expect "barrier term line" '^# barrier term: on 10\.0 us, vn2 30\.0 us$'
+expect "T2 without barriers" '^T2 +5\.0 / +5\.7 \( +\+13%\)'
+if python3 "$top/benchmarks/model.py" "$d/prof-bar" "$d/costs" "$d/meas-plain" \
+    --barrier-us=vn2:30 >"$d/bar.out" 2>&1 || ! grep -q "needs the one-node cost" "$d/bar.out"; then
+    echo "test_model: --barrier-us without on: want an error, got:"; cat "$d/bar.out"; fail=1
+fi
 # and none of the configurations: a message, not a traceback
 grep armci:on "$d/meas" >"$d/meas-none"
 if python3 "$top/benchmarks/model.py" "$d/prof" "$d/costs" "$d/meas-none" >"$d/none.out" 2>&1 ||
