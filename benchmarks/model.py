@@ -7,6 +7,7 @@ adds to one, plus what the task counter's self-scheduling adds:
 
     T(cfg) = T_on + comp * (share(cfg) - 1)
              + sum_c n_c * f_c(cfg) * (cost_c(cfg) - cost_c(on)) + counter(cfg)
+             + n_bar * (bar(cfg) - bar(on))
 
   T_on      the test's measured time on one node (the median of config
             armci:on in MEASURED; it holds launch and start-up too), or its
@@ -41,6 +42,13 @@ adds to one, plus what the task counter's self-scheduling adds:
             configuration's), the P * n_rmw tasks take
             P * n_rmw / sum_i 1 / (w + c_i), against n_rmw * (w + c_on) on
             one node;
+  n_bar, bar  barriers per process (the profile's no-data lines for
+            armci_msg_barrier and ARMCI_Barrier: GA_Sync's) and what one
+            costs in the configuration and on one node (bench_barrier's
+            armci row, given with --barrier-us; without it, no term).  Where
+            waits yield the world's barrier meets in node-shared memory and
+            only the nodes' first processes go through MPI, so one node
+            pays less than any layout of several nodes;
   comp      the test's computation per process on one node (its profile);
   share(cfg)  what computing costs when a node's processes outnumber its
             cores.  Progress ranks and spinning processes take a full
@@ -67,6 +75,7 @@ other nodes by segment (check_offnode shows it); tasks of unequal work
 arrays, which costs the ghost build more.
 
 usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores=C] [--ppn-cluster=C] [--where=W]
+                           [--barrier-us=on:US,vn2:US,vn1:US,...]
   PROFILE   tools/apps/nwchem-profile.sh output (needs mode on)
   COSTS     benchmarks/ga/ga-vnodes.sh results (rows of ga_classes)
   MEASURED  tools/apps/nwchem-compare.sh raw file (round config test status s)
@@ -75,6 +84,10 @@ usage: benchmarks/model.py PROFILE COSTS MEASURED [--cores=C] [--ppn-cluster=C] 
             profile from a day of other host speed serves); PROFILE's own
             where lines without it.  The vn2/vn1 where lines of W (or of
             PROFILE) check the off-node counts the shares predict.
+  US        microseconds per ARMCI_Barrier in each cost column (on, vn2,
+            vn1, ghost-vn2, ghost-vn1; on required), from
+            benchmarks/bench_barrier in the same MPI and layouts; a column
+            left out gets no barrier term.
 Prints the prediction against the measurement per test and configuration,
 the sums, the largest error, and the cluster projection.
 """
@@ -91,6 +104,7 @@ CONFIGS = {  # nwchem-compare config: (cost column, node size k, processes launc
     "armci:ghost-on-vn1": ("ghost-vn1", 1, 8),
 }
 CLASS_ROW = {"get": "get", "acc": "acc", "put": "put", "noncontig": "get_2d"}
+BARRIER_CALLS = ("armci_msg_barrier", "ARMCI_Barrier")  # the profile's no-data names
 
 
 def median(v):
@@ -120,6 +134,8 @@ def read_profile(path, mode="on"):
             n = float(w[5]) + float(w[7]) + float(w[9])
             t["self"][w[3]] = float(w[5]) / n if n else 1.0 / P
             t["off"][w[3]] = float(w[9])
+        elif w[2] == "nodata" and w[3] in BARRIER_CALLS:
+            t["barriers"] = t.get("barriers", 0.0) + float(w[5]) / P
     return prof
 
 
@@ -207,10 +223,26 @@ def counter_extra(t, costs, col, k, ghosts):
     return t_cfg - n * (w + cost(costs, "on", "read_inc", 1)), P * n * far / sum(rates)
 
 
-def predict(t, costs, cfg, cores, t_on):
+def read_barriers(arg):
+    """{cost column: seconds per barrier} from "on:8.0,vn2:21.2,..." (us)."""
+    out = {}
+    for item in arg.split(","):
+        col, _, us = item.partition(":")
+        try:
+            out[col.strip()] = float(us) * 1e-6
+        except ValueError:
+            sys.exit("model.py: --barrier-us wants COLUMN:MICROSECONDS,... (got %r)" % item)
+    if "on" not in out:
+        sys.exit("model.py: --barrier-us needs the one-node cost (on:US)")
+    return out
+
+
+def predict(t, costs, cfg, cores, t_on, barriers=None):
     col, k, launched = CONFIGS[cfg]
     ghosts = col.startswith("ghost")
     extra, served = counter_extra(t, costs, col, k, ghosts)
+    if barriers and col in barriers:
+        extra += t.get("barriers", 0.0) * (barriers[col] - barriers["on"])
     for cls, n in t["ops"].items():
         if cls not in CLASS_ROW:
             continue
@@ -284,6 +316,7 @@ def main(argv):
     cores = int(opts.get("cores", "2"))
     cluster_ppn = int(opts.get("ppn-cluster", "16"))
     prof, costs, meas = read_profile(args[0]), read_costs(args[1]), read_measured(args[2])
+    barriers = read_barriers(opts["barrier-us"]) if "barrier-us" in opts else None
     if "where" in opts:
         for name, t in read_profile(opts["where"]).items():
             if name in prof and t["self"]:
@@ -295,6 +328,8 @@ def main(argv):
     tests = [t for t in prof if all((t, c) in meas for c in configs)]
     print("# benchmarks/model.py %s" % " ".join(argv[1:]))
     print("# seconds: measured (median) / predicted, and the error of the prediction")
+    if barriers:
+        print("# barrier term: " + ", ".join("%s %.1f us" % (c, 1e6 * v) for c, v in barriers.items()))
     hdr = "%-18s" % "test" + "".join(" %26s" % c for c in configs)
     print(hdr)
     sums = defaultdict(lambda: [0.0, 0.0])
@@ -302,7 +337,8 @@ def main(argv):
     for t in tests:
         line = "%-18s" % t
         for c in configs:
-            m, p = meas[(t, c)], predict(prof[t], costs, c, cores, meas.get((t, "armci:on")))
+            m, p = meas[(t, c)], predict(prof[t], costs, c, cores, meas.get((t, "armci:on")),
+                                         barriers)
             e = (p - m) / m
             sums[c][0] += m
             sums[c][1] += p
