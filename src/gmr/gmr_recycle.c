@@ -42,15 +42,16 @@ static size_t largest_slice(const armcii_gmr_t *g)
     return m;
 }
 
-/* Whether g holds every member's size, and at most doubles the bytes (a
- * large kept region stays for a large request); *held: its bytes. */
-static int fits(const armcii_gmr_t *g, const unsigned long *sizes, size_t *held)
+/* Whether g holds every member's size (req: armcii_gmr_recycle_gather's
+ * encoding), and at most doubles the bytes (a large kept region stays for
+ * a large request); *held: its bytes. */
+static int fits(const armcii_gmr_t *g, const unsigned long *req, size_t *held)
 {
     size_t want = 0, have = 0;
     for (int r = 0; r < g->size; r++) {
-        if (sizes[r] > g->cap[r])
+        if (req[r] >> 1 > g->cap[r])
             return 0;
-        want += sizes[r];
+        want += req[r] >> 1;
         have += g->cap[r];
     }
     *held = have;
@@ -94,18 +95,12 @@ unsigned long *armcii_gmr_recycle_gather(MPI_Comm comm, size_t size, unsigned lo
 
 armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, const unsigned long *req)
 {
-    int n = armcii_state.nproc;
     GS.world_allocs++; /* the same count everywhere: world allocations are collective */
     if (!GS.recycled)
         return NULL;
-    unsigned long *sizes = malloc((size_t)n * sizeof *sizes);
-    if (!sizes)
-        armcii_error("ARMCI_Malloc", "out of memory");
     int ghost = (int)(req[0] & 1), agree = 1;
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; r < armcii_state.nproc; r++)
         agree &= (int)(req[r] & 1) == ghost;
-        sizes[r] = req[r] >> 1;
-    }
     armcii_gmr_t **best = NULL;
     size_t best_held = SIZE_MAX, held;
     armcii_lock(&GS.lock);
@@ -113,7 +108,7 @@ armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, const unsigned long *req)
         int res;
         ARMCII_MPI(MPI_Comm_compare(comm, (*pp)->comm, &res));
         if ((res == MPI_IDENT || res == MPI_CONGRUENT) && ((*pp)->ghost != NULL) == ghost &&
-            fits(*pp, sizes, &held) && held < best_held)
+            fits(*pp, req, &held) && held < best_held)
             best = pp, best_held = held;
     }
     armcii_gmr_t *g = NULL;
@@ -124,7 +119,6 @@ armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, const unsigned long *req)
         GS.recycled_bytes -= largest_slice(g);
     }
     armcii_unlock(&GS.lock);
-    free(sizes);
     if (g)
         reset(g);
     return g;
