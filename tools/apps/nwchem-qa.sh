@@ -39,7 +39,7 @@ for mode in $modes; do
         lib=$ARMCI_GHOST_PREFIX/lib ;;
     native) ;;
     native-vn*) QA_RANK_PRELOAD=$(procname_shim "$work" "$here/procname_shim.c") || exit 1 ;;
-    *) lib=$armci_prefix/lib ;;
+    *) lib=${ARMCI_RUN_PREFIX:-$armci_prefix}/lib ;;
     esac
     export QA_RANK_PRELOAD
     logs=$work/logs-$tag/$mode

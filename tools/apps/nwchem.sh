@@ -36,15 +36,19 @@
 # incrementally), ARMCI_GHOST_PREFIX (install of the --enable-ghost-progress
 # build, for the ghost modes: the same NWChem binary runs on it through
 # LD_LIBRARY_PATH, as a drop-in shared library must allow),
+# ARMCI_RUN_PREFIX (another install of the plain build, whose library the
+# plain modes run on instead of ARMCI_PREFIX's, the same way: two library
+# versions side by side on one NWChem binary, e.g. in nwchem-compare.sh as
+# armci:vn2,ARMCI_RUN_PREFIX=OLD),
 # NWCHEM_TEST_TIMEOUT (seconds per test, default 1800).
 # Prints one line per test and mode (pass/fail, seconds) and a summary per
 # mode to stdout and to the mode's results file; exits non-zero if a test
 # failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,42p' "$0"; exit 2; }
+usage() { sed -n '9,46p' "$0"; exit 2; }
 . "$here/modes.sh"
-app_options 9,42 "$@"
+app_options 9,46 "$@"
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || usage
 nw_src=$(cd "$1" && pwd)
@@ -166,7 +170,10 @@ if [ ! -x "$exe" ] || [ ! -f "$top/.built" ]; then
             touch -d "@$((t - k))" "$top/src/tools/ga-$ga_ver/$f"
             k=$((k - 1))
         done
-        tree_blas_size >"$top/.blas_size"
+        # through a temporary: redirecting into .blas_size itself would make
+        # the file (empty) before tree_blas_size looks for it
+        tree_blas_size >"$top/.blas_size.tmp"
+        mv "$top/.blas_size.tmp" "$top/.blas_size"
         touch "$top/.copied"
     fi
     nw_env
