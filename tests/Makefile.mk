@@ -35,6 +35,8 @@ MPI_SHELL_TESTS = tests/mpi/test_badinput.sh tests/mpi/test_single.sh \
 RUN_MPI_PROBES = $(MPI_PROBE_TESTS)
 # which completion the MPI path's operations take between virtual nodes
 MPI_SHELL_TESTS += tests/mpi/test_by_request.sh
+# the node barrier's exchange among 3 nodes of unequal size (test_wait_yield)
+MPI_SHELL_TESTS += tests/mpi/test_node_leaders.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide \
 	tests/unit/test_getpath
 UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \

@@ -211,13 +211,35 @@ static void combine(const node_coll_t *c)
     }
 }
 
+/* The nodes' first processes meet by a dissemination barrier of empty
+ * messages: in round k each sends to the one 2^k places after it and hears
+ * from the one 2^k before, so after ceil(log2 n) rounds each has heard,
+ * through some chain, from every other.  Where waits test and yield,
+ * MPICH's MPI_Ibarrier between two such processes costs about 3x a pair of
+ * messages (benchmarks/results/node_barrier.2core.txt, part 3).
+ * The tag is the round, so no round takes another's message, and a later
+ * barrier's message stays behind an earlier one's (MPI's order between a
+ * pair), so barriers cannot mix either. */
+static void leaders_barrier(void)
+{
+    int n = NS.nleaders, me = NS.node_of[armcii_state.rank];
+    char none = 0;
+    for (int d = 1, round = 0; d < n; d *= 2, round++) {
+        MPI_Request r[2];
+        ARMCII_MPI(MPI_Irecv(&none, 0, MPI_BYTE, (me - d + n) % n, round, NS.leaders, &r[0]));
+        ARMCII_MPI(MPI_Isend(&none, 0, MPI_BYTE, (me + d) % n, round, NS.leaders, &r[1]));
+        armcii_wait(&r[0]);
+        armcii_wait(&r[1]);
+    }
+}
+
 /* The nodes' first processes complete the call among themselves. */
 static void among_nodes(const node_coll_t *c)
 {
     MPI_Request r;
     int *counts = NULL, *displs = NULL;
     switch (c->kind) {
-    case NC_BARRIER: ARMCII_MPI(MPI_Ibarrier(NS.leaders, &r)); break;
+    case NC_BARRIER: leaders_barrier(); return;
     case NC_REDUCE:
         ARMCII_MPI(MPI_Iallreduce(MPI_IN_PLACE, NS.result, c->count, c->dt, c->op, NS.leaders,
                                   &r));
