@@ -215,8 +215,8 @@ static void combine(const node_coll_t *c)
  * messages: in round k each sends to the one 2^k places after it and hears
  * from the one 2^k before, so after ceil(log2 n) rounds each has heard,
  * through some chain, from every other.  Where waits test and yield,
- * MPICH's MPI_Ibarrier between two such processes costs about 3x a pair of
- * messages (benchmarks/results/node_barrier.2core.txt, part 3).
+ * MPICH's MPI_Ibarrier between two such processes costs several times a
+ * pair of messages (benchmarks/results/node_barrier.2core.txt, part 3).
  * The tag is the round, so no round takes another's message, and a later
  * barrier's message stays behind an earlier one's (MPI's order between a
  * pair), so barriers cannot mix either. */
