@@ -41,12 +41,15 @@ printf '%s\n' '#!/bin/csh' './runtests.mpi.unix procs $np h2o_opt' \
     './runtests.mpi.unix procs $np dft_he2+' 'echo done' >"$dir/QA/doafewqmtests.mpi"
 . "$apps/nwchem-tests.sh"
 expect "QA list" "$(nw_tests "$dir/QA")" "h2o_opt dft_he2+ tce_h2o tce_ccsd_t_h2o"
-# A run: the stand-in reports the environment it was given as its time.
+# A run: the stand-in reports the environment it was given as its time,
+# and records the process count it was asked for.
 mkdir -p "$dir/apps"
 cp "$apps/nwchem-compare.sh" "$apps/nwchem-tests.sh" "$dir/apps/"
 cat >"$dir/apps/nwchem.sh" <<'FAKE'
 #!/bin/sh
-while getopts m:r:M:T:L opt; do case $opt in T) test=$OPTARG ;; esac; done
+while getopts m:n:r:M:T:L opt; do
+    case $opt in T) test=$OPTARG ;; n) echo "$OPTARG" >>"$(dirname "$0")/nprocs.seen" ;; esac
+done
 echo "$test pass ${XA:-0}.${XB:-0}"
 FAKE
 chmod +x "$dir/apps/nwchem.sh"
@@ -57,6 +60,12 @@ expect "a run: exit status" "$rc" 0
 expect "a run: configs' order rotates by round, each with its own environment" \
     "$(cut -d' ' -f1,2,5 "$dir/run.raw" | tr '\n' ';')" \
     "1 a:on 0.0;1 a:on,XA=7 7.0;1 a:on,XA=3,XB=4 3.4;2 a:on,XA=7 7.0;2 a:on,XA=3,XB=4 3.4;2 a:on 0.0;"
+expect "a run: every run on nwchem.sh's default 4 processes" "$(sort -u "$dir/apps/nprocs.seen")" 4
+rm -f "$dir/apps/nprocs.seen"
+bash "$dir/apps/nwchem-compare.sh" -n 2 -R 2 -T t1 -o "$dir/np2.raw" "$dir" "$dir" "$dir" \
+    a:on a:vn1 >/dev/null 2>&1
+expect "-n 2: every run asked for 2 processes" \
+    "$(sort "$dir/apps/nprocs.seen" | uniq -c | awk '{print $1 "x" $2}')" 4x2
 out=$(bash "$dir/apps/nwchem-compare.sh" -R 1 -T t1 -o "$dir/badpair.raw" "$dir" "$dir" "$dir" \
     a:on a:on,XA 2>&1)
 rc=$?

@@ -6,8 +6,8 @@
 # number of configs), so no runtime always runs first or last.  Each run is
 # nwchem.sh's own QA comparison, so a wrong answer is a "fail" row.
 #
-# usage: tools/apps/nwchem-compare.sh [-m MPI] [-R ROUNDS] [-T TESTS] [-o RAW]
-#            NWCHEM_SRC GA_SRC ARMCI_PREFIX CONFIG...
+# usage: tools/apps/nwchem-compare.sh [-m MPI] [-n NPROCS] [-R ROUNDS] [-T TESTS]
+#            [-o RAW] NWCHEM_SRC GA_SRC ARMCI_PREFIX CONFIG...
 #   CONFIG   RUNTIME:MODE[,VAR=VALUE...], e.g. armci:on armci:vn2
 #            armci:ghost-auto mpi-pr:native mpi-ts:native (ghost modes need
 #            ARMCI_GHOST_PREFIX, as in nwchem.sh); VAR=VALUE pairs go into
@@ -15,6 +15,7 @@
 #            armci:ghost-default-vn2,ARMCI_GHOST_PUTGET=OFF
 #   -m       ompi (default) or mpich: the MPI every config was built for
 #            (nwchem.sh -m)
+#   -n       computing processes of every config (nwchem.sh -n; default 4)
 #   -R       rounds (default 3)
 #   -T       tests (default: nwchem.sh's list)
 #   -o       raw file, one line per run: "round config test status seconds"
@@ -27,11 +28,12 @@
 # the first one, and the runs that failed; exits non-zero if any failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '9,28p' "$0"; exit 2; }
-mpi=ompi rounds=3 tests="" raw="" table_only=0
-while getopts m:R:T:o:t: opt; do
+usage() { sed -n '9,29p' "$0"; exit 2; }
+mpi=ompi nprocs=4 rounds=3 tests="" raw="" table_only=0
+while getopts m:n:R:T:o:t: opt; do
     case $opt in
-    m) mpi=$OPTARG ;; R) rounds=$OPTARG ;; T) tests=$OPTARG ;; o) raw=$OPTARG ;;
+    m) mpi=$OPTARG ;; n) nprocs=$OPTARG ;; R) rounds=$OPTARG ;; T) tests=$OPTARG ;;
+    o) raw=$OPTARG ;;
     t) raw=$OPTARG table_only=1 ;;
     *) usage ;;
     esac
@@ -114,7 +116,7 @@ for r in $(seq 1 "$rounds"); do
             rt=${base%%:*} mode=${base#*:}
             relink=""
             [ "$rt" = armci ] || relink=-L
-            out=$(env "${vars[@]}" "$here/nwchem.sh" $relink -m "$mpi" -r "$rt" -M "$mode" -T "$t" \
+            out=$(env "${vars[@]}" "$here/nwchem.sh" $relink -m "$mpi" -n "$nprocs" -r "$rt" -M "$mode" -T "$t" \
                 "$nw_src" "$ga_src" "$prefix" 2>&1) || true
             line=$(echo "$out" | awk -v t="$t" '$1 == t && ($2 == "pass" || $2 == "fail") { print $2, $3 }')
             [ -n "$line" ] || { echo "$out" | tail -5 >&2; line="fail 0"; }

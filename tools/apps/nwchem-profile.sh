@@ -4,8 +4,9 @@
 # (operations, bytes, calls, time, wait for progress) and per MPI operation,
 # and its computation and communication time per process.  The cost model
 # (benchmarks/model.py) reads the file this writes.
-# usage: tools/apps/nwchem-profile.sh [-m MPI] [-M MODES] [-T TESTS] [-o OUT]
+# usage: tools/apps/nwchem-profile.sh [-m MPI] [-n NPROCS] [-M MODES] [-T TESTS] [-o OUT]
 #            NWCHEM_SRC GA_SRC ARMCI_PREFIX
+#   -n NPROCS computing processes (nwchem.sh -n; default 4)
 #   -M MODES  nwchem.sh modes (default "on vn2 vn1"; ghost modes need
 #             ARMCI_GHOST_PREFIX, as in nwchem.sh)
 #   -T TESTS  default: nwchem.sh's list
@@ -23,28 +24,29 @@
 #                                                    M the largest process's)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-mpi=ompi modes="on vn2 vn1" tests="" out=""
-while getopts m:M:T:o: opt; do
+mpi=ompi nprocs=4 modes="on vn2 vn1" tests="" out=""
+while getopts m:n:M:T:o: opt; do
     case $opt in
-    m) mpi=$OPTARG ;; M) modes=$OPTARG ;; T) tests=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,23p' "$0" >&2; exit 2 ;;
+    m) mpi=$OPTARG ;; n) nprocs=$OPTARG ;; M) modes=$OPTARG ;; T) tests=$OPTARG ;;
+    o) out=$OPTARG ;;
+    *) sed -n '2,24p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
 nw_src=$1 ga_src=$2 prefix=$3
 out=${out:-$here/../../benchmarks/results/nwchem_profile.$mpi.2core.txt}
 work=${NWCHEM_WORK:-$HOME/.cache/libarmci-apps}
 . "$here/nwchem-tests.sh"
 [ -n "$tests" ] || tests=$(nw_tests "$nw_src/QA")
 {
-    echo "# tools/apps/nwchem-profile.sh -m $mpi -M \"$modes\" -T \"$tests\" (ARMCI_PROFILE=1)"
+    echo "# tools/apps/nwchem-profile.sh -m $mpi -n $nprocs -M \"$modes\" -T \"$tests\" (ARMCI_PROFILE=1)"
     echo "# $(nproc) cores; $(date -u +%FT%TZ)"
 } >"$out"
 export ARMCI_PROFILE=1
 for mode in $modes; do
     for t in $tests; do
-        line=$("$here/nwchem.sh" -m "$mpi" -M "$mode" -T "$t" "$nw_src" "$ga_src" "$prefix" 2>&1 |
+        line=$("$here/nwchem.sh" -m "$mpi" -n "$nprocs" -M "$mode" -T "$t" "$nw_src" "$ga_src" "$prefix" 2>&1 |
             awk -v t="$t" '$1 == t && ($2 == "pass" || $2 == "fail") { print $2, $3 }')
         set -- $line
         [ "${1:-}" = pass ] || { echo "nwchem-profile: $mode $t did not pass (${line:-no result})" >&2; exit 1; }
