@@ -67,7 +67,7 @@ benchmarks_bench_multiphase_LDFLAGS = $(LTO_FLAGS)
 benchmarks_bench_multiphase_LDADD = libarmci_core.la
 EXTRA_DIST += benchmarks/async.sh benchmarks/pin.sh benchmarks/multiphase.sh benchmarks/getpath.sh benchmarks/idle_ghosts.sh benchmarks/advisor_validate.sh \
 	benchmarks/mpi-bundle.sh benchmarks/mpis.sh benchmarks/model.py benchmarks/summary.sh benchmarks/samewin.sh \
-	benchmarks/wait_spin.sh
+	benchmarks/wait_spin.sh benchmarks/region_replay.py
 # The results docs/performance.md's summary table is made from
 # (tests/unit/test_summary.sh checks the table against them in any tree).
 EXTRA_DIST += benchmarks/results/nwchem_vnodes.ompi.2core.txt benchmarks/results/ga_vnodes.ompi.2core.txt \

@@ -291,6 +291,9 @@ armcii_gmr_t *armcii_gmr_recycle_take(MPI_Comm comm, const unsigned long *req);
 int armcii_gmr_recycle_keep(armcii_gmr_t *g);
 /* Collective over the world: free every kept region (finalize). */
 void armcii_gmr_recycle_drain(void);
+/* The window bytes a slice of size bytes gets outside the ghost pools
+ * (size rounded up to 1 KiB): what a kept region offers a later request. */
+size_t armcii_gmr_recycle_cap(size_t size);
 /* Collective over g->comm: free g's windows, communicators and memory. */
 void armcii_gmr_release(armcii_gmr_t *g);
 

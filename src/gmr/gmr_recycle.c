@@ -32,6 +32,22 @@
 
 #define GS armcii_gmr_state
 #define RECYCLE_MAX 128 /* regions kept at most, whatever their size */
+/*
+ * Windows outside the ghost pools are made in whole KiB per slice.  Global
+ * Arrays gives one process a few bytes more than the others (4512 against
+ * 4504 bytes for one of NWChem's arrays), so a kept region whose largest
+ * slice was some other process's fitted nobody else's request of the same
+ * array: tce_h2o made 69 windows per process where at most 46 regions were
+ * ever in use at once (a replay of its allocations gave 46 with slices in
+ * whole KiB), and a window costs 40-70 ms where MPICH's processes outnumber
+ * the cores (benchmarks/results/region_cap.mpich.2core.txt).
+ */
+#define CAP_GRAIN 1024
+
+size_t armcii_gmr_recycle_cap(size_t size)
+{
+    return (size + CAP_GRAIN - 1) / CAP_GRAIN * CAP_GRAIN;
+}
 
 static size_t largest_slice(const armcii_gmr_t *g)
 {
@@ -133,8 +149,8 @@ int armcii_gmr_recycle_keep(armcii_gmr_t *g)
         g->cap_base = malloc((size_t)g->size * sizeof *g->cap_base);
         if (!g->cap || !g->cap_base)
             armcii_error("ARMCI_Free", "out of memory");
-        for (int r = 0; r < g->size; r++) {
-            g->cap[r] = g->slice[r].size;
+        for (int r = 0; r < g->size; r++) { /* the windows were made that large */
+            g->cap[r] = g->ghost ? g->slice[r].size : armcii_gmr_recycle_cap(g->slice[r].size);
             g->cap_base[r] = g->slice[r].base;
         }
     }

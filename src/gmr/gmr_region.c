@@ -131,8 +131,6 @@ static void list_unlink(armcii_gmr_t *g)
     armcii_unlock(&GS.lock);
 }
 
-#define ARMCII_WIN_ALIGN 16
-
 /* Allocate the memory and windows of g; returns my slice's user base. */
 static char *alloc_windows(armcii_gmr_t *g, size_t size)
 {
@@ -159,9 +157,10 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
         /* MPICH 4.0.2 misplaces puts into windows whose size is not a
          * multiple of 16 bytes: under 16 the target never sees them, at
          * 2056 they land 8 bytes early (tests/mpi/mpich_small_win_repro.c;
-         * 4.3.2 passed the small sizes).  Round up, on every MPI since it
-         * costs nothing; the slice size the table knows stays the user's. */
-        size_t wbytes = (size + ARMCII_WIN_ALIGN - 1) / ARMCII_WIN_ALIGN * ARMCII_WIN_ALIGN;
+         * 4.3.2 passed the small sizes).  Whole KiB (gmr_recycle.c) are
+         * such a multiple, on every MPI; the slice size the table knows
+         * stays the user's. */
+        size_t wbytes = armcii_gmr_recycle_cap(size);
         ARMCII_MPI(MPI_Win_allocate((MPI_Aint)wbytes, 1, info, g->comm, &seg, &g->win));
         g->shm_win = MPI_WIN_NULL;
         g->disp_hdr = 0;
@@ -172,15 +171,15 @@ static char *alloc_windows(armcii_gmr_t *g, size_t size)
     g->node_comm = armcii_gmr_comm_node(g->gcomm);
     ARMCII_MPI(MPI_Comm_size(g->node_comm, &nsize));
     ARMCII_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
-    ARMCII_MPI(MPI_Win_allocate_shared((MPI_Aint)(size + ARMCII_SLICE_HDR), 1, info,
-                                       g->node_comm, &seg, &g->shm_win));
+    size_t wbytes = armcii_gmr_recycle_cap(size) + ARMCII_SLICE_HDR;
+    ARMCII_MPI(MPI_Win_allocate_shared((MPI_Aint)wbytes, 1, info, g->node_comm, &seg,
+                                       &g->shm_win));
     *(volatile int *)seg = 0; /* the slice's accumulate lock */
     g->disp_hdr = ARMCII_SLICE_HDR;
     if (nsize == g->size) {
         g->win = g->shm_win;
     } else {
-        ARMCII_MPI(MPI_Win_create(seg, (MPI_Aint)(size + ARMCII_SLICE_HDR), 1, info,
-                                  g->comm, &g->win));
+        ARMCII_MPI(MPI_Win_create(seg, (MPI_Aint)wbytes, 1, info, g->comm, &g->win));
     }
     g->all_local = GS.direct && nsize == g->size;
     ARMCII_MPI(MPI_Info_free(&info));
