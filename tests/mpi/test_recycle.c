@@ -131,8 +131,9 @@ int main(int argc, char **argv)
     /* 20 live regions of 1 MiB - 1 KiB per process, freed: the first 16
      * fill the 16 MiB and are kept (the two small regions kept above, whose
      * largest slices take at most 12 KiB in whole KiB up to 8 processes,
-     * leave room for 16, and are stale by the 17th), the rest are freed; asking again takes the kept ones, oldest
-     * first, and makes the rest, all usable. */
+     * leave room for 16, and are stale by the 17th), the rest are freed;
+     * asking again takes the kept ones, oldest first, and makes the rest,
+     * all usable. */
     enum { NR = 20 };
     void **r[NR];
     for (int p = 0; p < np; p++)
