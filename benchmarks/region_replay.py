@@ -28,22 +28,19 @@ SLACK = 65536
 
 def read_events(path):
     per_rank = {}
-    nranks = None
     freed_not_kept = 0
     with open(path, errors='replace') as f:
-        for line in f:
-            m = LINE.match(line.rstrip('\n'))
-            if not m:
-                continue
-            rank, size, rest = int(m.group(1)), int(m.group(4)), m.group(5)
-            nranks = int(m.group(3)) if nranks is None else nranks
-            if int(m.group(3)) != nranks:
-                continue  # a group region: not kept by the library
-            if m.group(2):
-                per_rank.setdefault(rank, []).append(('alloc', size))
-            elif rest.startswith('kept') or rest.startswith('freed'):
-                per_rank.setdefault(rank, []).append(('free', size))
-                freed_not_kept += rank == 0 and rest.startswith('freed')
+        lines = [m for m in (LINE.match(l.rstrip('\n')) for l in f) if m]
+    nranks = max((int(m.group(3)) for m in lines), default=0)  # regions over all processes
+    for m in lines:
+        rank, size, rest = int(m.group(1)), int(m.group(4)), m.group(5)
+        if int(m.group(3)) != nranks:
+            continue  # a group region: not kept by the library
+        if m.group(2):
+            per_rank.setdefault(rank, []).append(('alloc', size))
+        elif rest.startswith('kept') or rest.startswith('freed'):
+            per_rank.setdefault(rank, []).append(('free', size))
+            freed_not_kept += rank == 0 and rest.startswith('freed')
     if not per_rank or sorted(per_rank) != list(range(nranks)):
         sys.exit('region_replay: %s: no ARMCI_VERBOSE=2 lines from every rank' % path)
     n = min(len(v) for v in per_rank.values())

@@ -2,8 +2,9 @@
 # benchmarks/region_replay.py on a synthetic ARMCI_VERBOSE=2 log: the same
 # array asked for twice, one process a few bytes over the others each time
 # but not the same process, makes two windows with byte-exact slices and
-# one with slices in whole KiB; an allocation with no bytes anywhere makes
-# none; a log whose processes disagree on the call sequence is refused.
+# one with slices in whole KiB; an allocation with no bytes anywhere and a
+# group's region make none; a log whose processes disagree on the call
+# sequence is refused.
 top=${TESTS_SRCDIR:-tests}/..
 command -v python3 >/dev/null 2>&1 || { echo "SKIP test_region_replay: no python3"; exit 77; }
 d=$(mktemp -d) || exit 1
@@ -12,8 +13,10 @@ fail=0
 expect() { # name got want
     [ "$2" = "$3" ] || { echo "FAIL test_region_replay: $1: got '$2', expected '$3'"; fail=1; }
 }
-log() { # rank size-of-first size-of-second
+log() { # rank size-of-first size-of-second (a group region of 2 first: left out)
     cat <<X
+[$1] ARMCI: ARMCI_Malloc_group: region of 2 ranks, 64 bytes here, node-shared window
+[$1] ARMCI: region of 2 ranks, 64 bytes here, freed
 [$1] ARMCI: ARMCI_Malloc: region of 4 ranks, 0 bytes here, node-shared window
 [$1] ARMCI: ARMCI_Malloc: region of 4 ranks, $2 bytes here, node-shared window, direct accumulates
 [$1] ARMCI: region of 4 ranks, $2 bytes here, kept for reuse
