@@ -34,13 +34,12 @@
 #define RECYCLE_MAX 128 /* regions kept at most, whatever their size */
 /*
  * Windows outside the ghost pools are made in whole KiB per slice.  Global
- * Arrays gives one process a few bytes more than the others (4512 against
- * 4504 bytes for one of NWChem's arrays), so a kept region whose largest
- * slice was some other process's fitted nobody else's request of the same
- * array: tce_h2o made 69 windows per process where at most 46 regions were
- * ever in use at once (a replay of its allocations gave 46 with slices in
- * whole KiB), and a window costs 40-70 ms where MPICH's processes outnumber
- * the cores (benchmarks/results/region_cap.mpich.2core.txt).
+ * Arrays gives one process a few bytes more than the others, and not always
+ * the same one, so with byte-exact slices a kept region fitted no later
+ * request of the same array whose larger slice fell on another process, and
+ * each such request made a window, which is dear where MPI's collectives
+ * spin on a crowded host (benchmarks/results/region_cap.mpich.2core.txt;
+ * benchmarks/region_replay.py chose the grain).
  */
 #define CAP_GRAIN 1024
 
