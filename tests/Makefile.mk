@@ -6,6 +6,7 @@ MPI_TESTS = \
 	tests/mpi/test_nb \
 	tests/mpi/test_malloc \
 	tests/mpi/test_recycle \
+	tests/mpi/test_slab \
 	tests/mpi/test_many_op_calls tests/mpi/test_flush_all_gets \
 	tests/mpi/test_msg \
 	tests/mpi/test_groups \
@@ -157,6 +158,7 @@ tests_mpi_test_contig_LDADD = $(TEST_LIBS)
 tests_mpi_test_nb_LDADD = $(TEST_LIBS)
 tests_mpi_test_malloc_LDADD = $(TEST_LIBS)
 tests_mpi_test_recycle_LDADD = $(TEST_LIBS)
+tests_mpi_test_slab_LDADD = $(TEST_LIBS)
 tests_mpi_test_many_op_calls_LDADD = $(TEST_LIBS)
 tests_mpi_test_flush_all_gets_LDADD = $(TEST_LIBS)
 tests_mpi_test_msg_LDADD = $(TEST_LIBS)

@@ -124,6 +124,10 @@ void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
     __attribute__((noreturn, cold));
 /* The rank for messages: the ARMCI rank, else the MPI world rank, else -1. */
 int armcii_error_rank(void);
+/* arr (elem bytes each) regrown to twice *cap elements, first if none;
+ * *cap updated.  Out of memory is armcii_error(call, "... for what"). */
+void *armcii_grow(void *arr, int *cap, int first, size_t elem, const char *call,
+                  const char *what);
 /* Tests only (tests/badinput/matrix.c): armcii_error and armcii_abort_msg
  * hand their line ("[rank] ARMCI Error in <call>: <reason>") to hook instead
  * of printing it; a hook that returns lets the job abort as usual, one that

@@ -103,6 +103,17 @@ void armcii_error(const char *call, const char *fmt, ...)
 
 void armcii_abort_msg(const char *msg, int code) { report("", msg ? msg : "(null)", code); }
 
+void *armcii_grow(void *arr, int *cap, int first, size_t elem, const char *call,
+                  const char *what)
+{
+    int n = *cap ? 2 * *cap : first;
+    void *p = realloc(arr, (size_t)n * elem);
+    if (!p)
+        armcii_error(call, "out of memory for %s", what);
+    *cap = n;
+    return p;
+}
+
 void armcii_mpi_fail(const char *what, int rc, const char *file, int line)
 {
     char str[MPI_MAX_ERROR_STRING];

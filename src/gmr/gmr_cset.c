@@ -67,14 +67,9 @@ static void add_dest(nb_slot_t *s, const armcii_target_t *t)
             }
             return;
         }
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 4;
-        nb_dest_t *d = realloc(s->dest, (size_t)cap * sizeof *d);
-        if (!d)
-            armcii_error("ARMCI_Nb*", "out of memory for handle bookkeeping");
-        s->dest = d;
-        s->cap = cap;
-    }
+    if (s->n == s->cap)
+        s->dest = armcii_grow(s->dest, &s->cap, 4, sizeof(nb_dest_t), "ARMCI_Nb*",
+                              "handle bookkeeping");
     double t_issue = t->getpath ? MPI_Wtime() : 0;
     s->dest[s->n++] =
         (nb_dest_t){t->gmr, t->win, t->rank, t->abs, t->reads, t->getpath, t_issue};

@@ -62,6 +62,8 @@ struct armcii_gmr {
     size_t *cap;              /* recycled: each slice's bytes as created */
     char **cap_base;          /* recycled: each slice's base as created (NULL where empty) */
     unsigned long kept_at;    /* recycled: world_allocs when it was kept */
+    struct armcii_gmr_slab *slab; /* gmr_slab.c: the shared windows g has a place in, or NULL */
+    size_t slab_off, slab_len;    /* that place, the same on every member */
 };
 
 /* dirty[] bits: writes through the region's window, through a ghost; and
@@ -143,6 +145,8 @@ typedef struct {
     unsigned long world_allocs;   /* allocations over all processes so far */
     size_t recycle_limit;         /* ARMCI_REGION_CACHE, the least any process asked */
     unsigned long recycle_age;    /* ARMCI_REGION_CACHE_AGE, likewise */
+    struct armcii_gmr_slab *slabs; /* windows shared by small allocations (gmr_slab.c) */
+    size_t slab_bytes;            /* ARMCI_REGION_SLAB, the least any process asked; 0: none */
     armcii_gmr_t *dirty;          /* regions with unfenced remote writes */
     int shm_ok;                   /* MPI_Win_allocate_shared works here */
     int direct;                   /* node-local path in use */
@@ -296,6 +300,36 @@ void armcii_gmr_recycle_drain(void);
 size_t armcii_gmr_recycle_cap(size_t size);
 /* Collective over g->comm: free g's windows, communicators and memory. */
 void armcii_gmr_release(armcii_gmr_t *g);
+
+/* ---- regions (gmr_region.c), for gmr_slab.c ---- */
+/* A region over comm with no memory yet (collective over comm). */
+armcii_gmr_t *armcii_gmr_new_region(const char *call, MPI_Comm comm);
+/* A region's fields for g->size members, nothing filled (not collective):
+ * the caller sets abs_of. */
+armcii_gmr_t *armcii_gmr_region_shell(const char *call, armcii_gmr_comm_t *gc);
+/* New windows for g, in its epoch: my slice's base (collective over g->comm). */
+char *armcii_gmr_new_windows(armcii_gmr_t *g, size_t size);
+/* Every member's base and size gathered, node members' slices mapped. */
+void armcii_gmr_gather_slices(armcii_gmr_t *g, char *mybase, size_t size);
+/* g's non-empty slices into the translation table. */
+void armcii_gmr_table_enter(armcii_gmr_t *g);
+/* Frees g's fields and drops its communicator (collective where the last). */
+void armcii_gmr_free_fields(armcii_gmr_t *g);
+
+/* ---- small allocations sharing windows (gmr_slab.c) ---- */
+/* A region in a shared window for an allocation over all processes whose
+ * largest slice is max (req: armcii_gmr_recycle_gather's), its slices
+ * filled and in the table, or NULL where it takes windows of its own.
+ * Collective over comm (the world's members). */
+armcii_gmr_t *armcii_gmr_slab_take(const char *call, MPI_Comm comm, const unsigned long *req,
+                                   size_t max);
+/* g's place back to its slab, g freed; an emptied slab's windows freed
+ * unless it is the only one (collective over g->comm). */
+void armcii_gmr_slab_put(armcii_gmr_t *g);
+/* Frees every slab (collective; finalize). */
+void armcii_gmr_slab_drain(void);
+/* Slabs alive (tests, logs). */
+int armcii_gmr_slab_count(void);
 
 /* ---- communicators shared by regions (gmr_comm.c) ---- */
 /* Collective over comm: the entry for comm's membership (made if new). */

@@ -13,7 +13,9 @@
  *  - Where shared windows are refused (e.g. --mca osc pt2pt or ucx), regions
  *    use MPI_Win_allocate over the group and only the own slice is direct.
  * Each node-shared slice starts with ARMCII_SLICE_HDR bytes holding the
- * accumulate lock of the direct path; the user's base is after it.
+ * accumulate lock of the direct path; the user's base is after it.  Small
+ * allocations over all processes take places in windows made for many
+ * instead (gmr_slab.c).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -75,11 +77,16 @@ void armcii_gmr_init(void)
      * windows on any MPI, so that the test suite covers it. */
     GS.shm_ok = probe_shm(armcii_state.node, armcii_state.cfg.shared_windows);
     /* Every process must keep the same regions (gmr_recycle.c). */
-    unsigned long lim[2] = {(unsigned long)armcii_state.cfg.region_cache,
-                            (unsigned long)armcii_state.cfg.region_cache_age};
-    armcii_allreduce(MPI_IN_PLACE, lim, 2, MPI_UNSIGNED_LONG, MPI_MIN, armcii_state.world);
+    unsigned long lim[3] = {(unsigned long)armcii_state.cfg.region_cache,
+                            (unsigned long)armcii_state.cfg.region_cache_age,
+                            (unsigned long)armcii_state.cfg.region_slab};
+    armcii_allreduce(MPI_IN_PLACE, lim, 3, MPI_UNSIGNED_LONG, MPI_MIN, armcii_state.world);
     GS.recycle_limit = lim[0];
     GS.recycle_age = lim[1];
+#ifndef ARMCII_GHOSTS
+    /* whole KiB, as every window outside the ghost pools (gmr_recycle.c) */
+    GS.slab_bytes = armcii_gmr_recycle_cap(lim[2]);
+#endif
     /* The first window of the run: an MPI that cannot make windows at all
      * here gets a clear error, not the MPI's abort.  MPI_Win_allocate is the
      * kind every osc provides (a one-process Open MPI job has only osc/sm,
@@ -244,12 +251,8 @@ static void map_node_slices(armcii_gmr_t *g)
     free(nr);
 }
 
-/* Every member's slice in the table and mapped where node-shared: sizes
- * and bases as g->slice holds them, my own base mybase. */
-static void enter_slices(armcii_gmr_t *g, char *mybase)
+void armcii_gmr_table_enter(armcii_gmr_t *g)
 {
-    g->slice[g->rank].direct = mybase;
-    map_node_slices(g);
     for (int r = 0; r < g->size; r++) {
         if (!g->slice[r].size)
             continue;
@@ -260,8 +263,16 @@ static void enter_slices(armcii_gmr_t *g, char *mybase)
     }
 }
 
-/* New windows: every member's base and size, gathered. */
-static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
+/* Every member's slice in the table and mapped where node-shared: sizes
+ * and bases as g->slice holds them, my own base mybase. */
+static void enter_slices(armcii_gmr_t *g, char *mybase)
+{
+    g->slice[g->rank].direct = mybase;
+    map_node_slices(g);
+    armcii_gmr_table_enter(g);
+}
+
+void armcii_gmr_gather_slices(armcii_gmr_t *g, char *mybase, size_t size)
 {
     unsigned long mine[2] = {(unsigned long)(uintptr_t)mybase, (unsigned long)size};
     unsigned long *all = malloc((size_t)g->size * 2 * sizeof(unsigned long));
@@ -273,7 +284,15 @@ static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
         g->slice[r].base = g->slice[r].size ? (char *)(uintptr_t)all[2 * r] : NULL;
     }
     free(all);
-    enter_slices(g, mybase);
+    g->slice[g->rank].direct = mybase;
+    map_node_slices(g);
+}
+
+/* New windows: every member's base and size, gathered. */
+static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
+{
+    armcii_gmr_gather_slices(g, mybase, size);
+    armcii_gmr_table_enter(g);
 }
 
 /* A recycled region: the sizes were gathered with the request (req), and
@@ -288,13 +307,12 @@ static void refill_slices(armcii_gmr_t *g, char *mybase, const unsigned long *re
     enter_slices(g, g->slice[g->rank].size ? mybase : NULL);
 }
 
-/* A region over comm with no memory yet (collective over comm). */
-static armcii_gmr_t *new_region(const char *call, MPI_Comm comm)
+armcii_gmr_t *armcii_gmr_region_shell(const char *call, armcii_gmr_comm_t *gc)
 {
     armcii_gmr_t *g = calloc(1, sizeof *g);
     if (!g)
         armcii_error(call, "out of memory");
-    g->gcomm = armcii_gmr_comm_get(comm);
+    g->gcomm = gc;
     g->comm = g->gcomm->comm;
     g->node_comm = MPI_COMM_NULL;
     ARMCII_MPI(MPI_Comm_size(g->comm, &g->size));
@@ -311,12 +329,34 @@ static armcii_gmr_t *new_region(const char *call, MPI_Comm comm)
     }
     if (!g->abs_of || !g->slice || !g->dirty)
         armcii_error(call, "out of memory");
+    return g;
+}
+
+armcii_gmr_t *armcii_gmr_new_region(const char *call, MPI_Comm comm)
+{
+    armcii_gmr_t *g = armcii_gmr_region_shell(call, armcii_gmr_comm_get(comm));
     armcii_allgather(&armcii_state.rank, 1, MPI_INT, g->abs_of, g->comm);
     return g;
 }
 
-/* New windows for g: my slice's base (collective over g->comm). */
-static char *new_windows(armcii_gmr_t *g, size_t size)
+/* g's windows into their epoch (one for a region's life: MPI's lock_all),
+ * and what they tell about this MPI. */
+static void open_epoch(armcii_gmr_t *g)
+{
+    ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+    __atomic_or_fetch(&GS.region_classes, armcii_gmr_software_classes(armcii_win_component(g->win)),
+                      __ATOMIC_RELAXED);
+    __atomic_store_n(&GS.region_made, 1, __ATOMIC_RELAXED);
+    int wq = armcii_win_quirks(g->win);
+    GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
+    GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */
+    /* threaded runs keep the flushes: the request list (gmr_yield.c) is
+     * the process's own, and an atomic ordered after a put needs the bits.
+     * Operations sent to ghosts use the ghosts' windows, which keep them. */
+    g->by_req = (wq & ARMCII_QUIRK_BY_REQUEST) && !armcii_state.threaded;
+}
+
+char *armcii_gmr_new_windows(armcii_gmr_t *g, size_t size)
 {
     group_creation(g, 1);
     char *mybase = alloc_windows(g, size);
@@ -327,7 +367,28 @@ static char *new_windows(armcii_gmr_t *g, size_t size)
         armcii_win_errors_return(g->shm_win);
     g->mybase = mybase;
     g->recyclable = g->size == armcii_state.nproc; /* gmr_recycle.c */
+    open_epoch(g);
     return mybase;
+}
+
+/* A region with windows of its own, a kept one (*reused) or new, its
+ * slices filled (collective over comm; req: the gather, NULL for groups). */
+static armcii_gmr_t *windowed_region(const char *call, MPI_Comm comm, size_t size,
+                                     const unsigned long *req, int *reused)
+{
+    armcii_gmr_t *g = req ? armcii_gmr_recycle_take(comm, req) : NULL;
+    *reused = g != NULL;
+    if (g) {
+        if (g->shm_win != MPI_WIN_NULL)
+            *(volatile int *)(g->mybase - ARMCII_SLICE_HDR) = 0; /* the slice's accumulate lock */
+        open_epoch(g);
+        refill_slices(g, g->mybase, req);
+    } else {
+        g = armcii_gmr_new_region(call, comm);
+        char *mybase = armcii_gmr_new_windows(g, size);
+        fill_slices(g, size ? mybase : NULL, size);
+    }
+    return g;
 }
 
 armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, void **base_ptrs)
@@ -347,34 +408,12 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
             base_ptrs[r] = NULL;
         return NULL;
     }
-    armcii_gmr_t *g = req ? armcii_gmr_recycle_take(comm, req) : NULL;
-    char *mybase;
-    int reused = g != NULL;
-    if (reused) {
-        mybase = g->mybase;
-        if (g->shm_win != MPI_WIN_NULL)
-            *(volatile int *)(mybase - ARMCII_SLICE_HDR) = 0; /* the slice's accumulate lock */
-    } else {
-        g = new_region(call, comm);
-        mybase = new_windows(g, size);
-    }
+    int reused = 0;
+    armcii_gmr_t *g = req ? armcii_gmr_slab_take(call, comm, req, mx) : NULL;
+    if (!g)
+        g = windowed_region(call, comm, size, req, &reused);
     if (size && armcii_state.cfg.debug_alloc)
-        memset(mybase, 0, size);
-    ARMCII_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
-    __atomic_or_fetch(&GS.region_classes, armcii_gmr_software_classes(armcii_win_component(g->win)),
-                      __ATOMIC_RELAXED);
-    __atomic_store_n(&GS.region_made, 1, __ATOMIC_RELAXED);
-    int wq = armcii_win_quirks(g->win);
-    GS.poke |= (wq & ARMCII_QUIRK_WIN_POKE) != 0;
-    GS.no_flush_local |= (wq & ARMCII_QUIRK_NO_FLUSH_LOCAL) != 0;  /* see armcii_gmr_init */
-    /* threaded runs keep the flushes: the request list (gmr_yield.c) is
-     * the process's own, and an atomic ordered after a put needs the bits.
-     * Operations sent to ghosts use the ghosts' windows, which keep them. */
-    g->by_req = (wq & ARMCII_QUIRK_BY_REQUEST) && !armcii_state.threaded;
-    if (reused)
-        refill_slices(g, mybase, req);
-    else
-        fill_slices(g, size ? mybase : NULL, size);
+        memset(g->slice[g->rank].base, 0, size);
     free(req);
     armcii_gmr_ghost_created(g);
     list_link(g);
@@ -382,11 +421,12 @@ armcii_gmr_t *armcii_gmr_create(const char *call, MPI_Comm comm, size_t size, vo
     armcii_barrier(g->comm);
     for (int r = 0; r < g->size; r++)
         base_ptrs[r] = g->slice[r].base;
-    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s%s%s", call, g->size, size,
+    armcii_log(2, "%s: region of %d ranks, %zu bytes here, %s%s%s%s%s", call, g->size, size,
                g->shm_win == MPI_WIN_NULL ? "MPI_Win_allocate"
                : g->win == g->shm_win ? "node-shared window" : "node-shared + MPI_Win_create",
                g->all_local ? ", direct accumulates" : "",
-               g->by_req ? ", completed by request" : "", reused ? ", reused" : "");
+               g->by_req ? ", completed by request" : "", reused ? ", reused" : "",
+               g->slab ? ", in a shared slab" : "");
     return g;
 }
 
@@ -400,6 +440,11 @@ void armcii_gmr_release(armcii_gmr_t *g)
     if (g->shm_win != MPI_WIN_NULL)
         ARMCII_MPI(MPI_Win_free(&g->shm_win));
     armcii_gmr_ghost_release(g);
+    armcii_gmr_free_fields(g);
+}
+
+void armcii_gmr_free_fields(armcii_gmr_t *g)
+{
     armcii_gmr_comm_put(g->gcomm);
     free(g->abs_of);
     free(g->slice);
@@ -424,11 +469,18 @@ static void region_free(armcii_gmr_t *g, int keep)
     /* Out of the lists before its epoch ends: another thread's fence or
      * bound (gmr_ops.c) flushes the windows it finds there. */
     list_unlink(g);
-    ARMCII_MPI(MPI_Win_unlock_all(g->win));
+    if (!g->slab) /* a slab's epoch is the slab's (gmr_slab.c) */
+        ARMCII_MPI(MPI_Win_unlock_all(g->win));
     for (int r = 0; r < g->size; r++)
         if (g->slice[r].size)
             armcii_gmr_table_remove(&GS.table, g->abs_of[r], (uintptr_t)g->slice[r].base);
     size_t mine = g->slice[g->rank].size;
+    if (g->slab) {
+        armcii_log(2, "region of %d ranks, %zu bytes here, its place in a slab freed", g->size,
+                   mine);
+        armcii_gmr_slab_put(g);
+        return;
+    }
     keep = keep && armcii_gmr_recycle_keep(g);
     armcii_log(2, "region of %d ranks, %zu bytes here, %s", g->size, mine,
                keep ? "kept for reuse" : "freed");
@@ -512,6 +564,7 @@ int armcii_gmr_finalize(void)
         g = prev;
     }
     armcii_gmr_recycle_drain();
+    armcii_gmr_slab_drain();
     armcii_gmr_yield_wait(MPI_WIN_NULL, -1); /* ghosts' pool windows */
     armcii_gmr_ghost_finalize();
     armcii_gmr_local_finalize();

@@ -93,14 +93,9 @@ static void eng_pend(eng_t *e, const armcii_target_t *t)
     for (int i = e->npend - 1; i >= 0; i--)
         if (e->pend[i].win == t->win && e->pend[i].rank == t->rank)
             return;
-    if (e->npend == e->cappend) {
-        int cap = e->cappend ? 2 * e->cappend : 8;
-        armcii_target_t *p = realloc(e->pend, (size_t)cap * sizeof *p);
-        if (!p)
-            armcii_error(e->op->call, "out of memory for completion bookkeeping");
-        e->pend = p;
-        e->cappend = cap;
-    }
+    if (e->npend == e->cappend)
+        e->pend = armcii_grow(e->pend, &e->cappend, 8, sizeof(armcii_target_t), e->op->call,
+                              "completion bookkeeping");
     e->pend[e->npend++] = *t;
 }
 

@@ -75,6 +75,9 @@ int main(int argc, char **argv)
     setenv("ARMCI_REGION_CACHE", getenv("ARMCI_REGION_CACHE") ? getenv("ARMCI_REGION_CACHE")
                                                                : "16777216", 1);
     setenv("ARMCI_REGION_CACHE_AGE", "10", 1);
+    /* small allocations would take places in shared slab windows
+     * (test_slab); this test is about windows kept whole */
+    setenv("ARMCI_REGION_SLAB", "0", 1);
     ARMCI_Init();
     tu_name = "test_recycle";
     MPI_Comm_rank(MPI_COMM_WORLD, &me);

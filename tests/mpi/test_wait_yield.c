@@ -353,11 +353,12 @@ static void node_collectives_right(const char *mode, int me, int np)
           "path %d)", mode, n, want, armcii_node_active());
 }
 
-/* An allocation over all processes that takes a kept region meets the
- * others twice (the gather of every request, which also gives the slices,
- * and the closing barrier), and a free twice (one reduction that agrees on
- * the region, the barrier after the fence): where the node path is set up
- * all four go through it.  The slices of the reused region, of a different
+/* An allocation over all processes that takes a kept region, or a place
+ * in a slab already made (gmr_slab.c: the plain build's default for a
+ * request this small), meets the others twice (the gather of every
+ * request, which also gives the slices, and the closing barrier), and a
+ * free twice (one reduction that agrees on the region, the barrier after
+ * the fence): where the node path is set up all four go through it.  The slices of the reused region, of a different
  * size on each process and none on the last, must carry a put from every
  * process's left neighbour. */
 static void alloc_pair_collectives(const char *mode, int me, int np)
@@ -366,16 +367,18 @@ static void alloc_pair_collectives(const char *mode, int me, int np)
     CHECK(ptr && ARMCI_Malloc(ptr, 4096) == 0, "%s: ARMCI_Malloc failed", mode);
     ARMCI_Free(ptr[me]);
     long n = me == np - 1 ? 0 : 64 + 8 * me; /* longs */
-    int kept = armcii_gmr_state.nrecycled;
+    int kept = armcii_gmr_state.nrecycled, slabs = armcii_gmr_slab_count();
     unsigned long before = armcii_node_calls();
     CHECK(ARMCI_Malloc(ptr, n * (long)sizeof(long)) == 0, "%s: ARMCI_Malloc failed", mode);
     unsigned long made = armcii_node_calls() - before;
     /* the same on every process: the kept list changes only in collectives;
      * the plain build keeps freed world regions unless the cache is off
      * (the ghost build's come from its pools), so there the count must run */
-    int reused = armcii_gmr_state.nrecycled == kept - 1;
-    CHECK(reused || ARMCI_GHOST_PROGRESS || !armcii_gmr_state.recycle_limit,
-          "%s: the freed region of 4096 bytes was not reused", mode);
+    int reused = armcii_gmr_state.nrecycled == kept - 1 ||
+                 (slabs > 0 && armcii_gmr_slab_count() == slabs);
+    CHECK(reused || ARMCI_GHOST_PROGRESS ||
+              (!armcii_gmr_state.recycle_limit && !armcii_gmr_state.slab_bytes),
+          "%s: the freed region of 4096 bytes was not reused, nor its place in a slab", mode);
     CHECK(n || ptr[me] == NULL, "%s: an empty slice at %p", mode, ptr[me]);
     ARMCI_Barrier();
     int right = (me + 1) % np;
