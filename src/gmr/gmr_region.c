@@ -76,6 +76,10 @@ void armcii_gmr_init(void)
     /* ARMCI_SHARED_WINDOWS=off takes the path of an MPI without shared
      * windows on any MPI, so that the test suite covers it. */
     GS.shm_ok = probe_shm(armcii_state.node, armcii_state.cfg.shared_windows);
+    /* A slab is made whole at the first small allocation (gmr_slab.c). */
+    if (armcii_state.cfg.region_slab > 1L << 30)
+        armcii_error("ARMCI_Init", "ARMCI_REGION_SLAB=%ld is over 1 GiB per process",
+                     armcii_state.cfg.region_slab);
     /* Every process must keep the same regions (gmr_recycle.c). */
     unsigned long lim[3] = {(unsigned long)armcii_state.cfg.region_cache,
                             (unsigned long)armcii_state.cfg.region_cache_age,

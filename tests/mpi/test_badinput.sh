@@ -100,6 +100,8 @@ check absolute_id_range ARMCI_Absolute_id "out of range"
 check group_bad_pid ARMCI_Group_create "is not a rank of the parent group"
 # The ghost build reads the environment in MPI_Init (ghost layout).
 check env_bad_value '\(ARMCI_Init\|MPI_Init (ghost layout)\)' "ARMCI_NODE_LOCAL='maybe' is invalid" ARMCI_NODE_LOCAL=maybe
+check env_slab_too_large ARMCI_Init "ARMCI_REGION_SLAB=2147483648 is over 1 GiB per process" \
+    ARMCI_REGION_SLAB=2147483648
 check thread_level_unavailable '\(ARMCI_Init_thread\|MPI_Init (ghost layout)\)' \
     "thread level 3 requested but MPI provides only"
 # Open MPI's osc pt2pt refuses windows under MPI_THREAD_MULTIPLE: the case
