@@ -8,8 +8,8 @@
  * keeps up to 46 arrays alive at once, none over 11 KB per process, and
  * made a window for each even with freed ones kept (gmr_recycle.c).
  *
- * So an allocation over all processes whose largest slice is at most an
- * eighth of ARMCI_REGION_SLAB takes a place in a slab: windows of that
+ * So an allocation over all processes, in the world's order, whose largest
+ * slice is at most an eighth of ARMCI_REGION_SLAB takes a place in a slab: windows of that
  * many bytes per process, made once, in one epoch for their life.  A place
  * is one offset for every member, sized by the largest request, so it
  * needs no message of its own: the allocation's gather gives every member
@@ -148,6 +148,12 @@ armcii_gmr_t *armcii_gmr_slab_take(const char *call, MPI_Comm comm, const unsign
                                    size_t max)
 {
     if (!GS.slab_bytes || max > GS.slab_bytes / SLAB_SHARE)
+        return NULL;
+    /* Slabs are the world's, in its order: a group of every process in
+     * another order (its ranks and req's order differ) takes windows. */
+    int res;
+    ARMCII_MPI(MPI_Comm_compare(comm, armcii_state.world, &res));
+    if (res != MPI_IDENT && res != MPI_CONGRUENT)
         return NULL;
     for (int r = 0; r < armcii_state.nproc; r++)
         if (req[r] & 1) /* ghost-reachable memory asked for */

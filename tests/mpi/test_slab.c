@@ -6,7 +6,10 @@
  * strided puts, accumulates, fetch-and-adds and gets between every pair
  * without touching its neighbours (every element of every live array is
  * checked after each round).  Then a random churn of allocations and
- * frees, as Global Arrays' temporaries make, with the same checks.  The
+ * frees, as Global Arrays' temporaries make, with the same checks.  A
+ * group of every process in reversed order allocates beside the slabs
+ * (its ranks are not the world's: it takes windows of its own) and each
+ * member's slice holds what its group neighbour put there.  The
  * ghost build keeps a window per allocation: the placement checks do not
  * apply there, the data checks do. */
 #include <stdint.h>
@@ -205,6 +208,52 @@ int main(int argc, char **argv)
     round_all(live, nlive, "a large array beside the slabs");
     while (nlive > 0)
         free_arr(&live[--nlive]);
+
+    /* A group of every process in reversed order, with a small region
+     * (slab places are in world order), alive beside a slab array. */
+    {
+        int *rev = malloc(np * sizeof *rev);
+        for (int q = 0; q < np; q++)
+            rev[q] = np - 1 - q;
+        ARMCI_Group g;
+        ARMCI_Group_create(np, rev, &g);
+        int gr, gn = 8 + me; /* longs in my slice */
+        ARMCI_Group_rank(&g, &gr);
+        for (int q = 0; q < np; q++)
+            n[q] = 16;
+        alloc_arr(&live[nlive++], n, 400);
+        void **gp = malloc(np * sizeof *gp);
+        ARMCI_Malloc_group(gp, gn * (long)sizeof(long), &g);
+        /* every member's base where the member itself sees its slice */
+        void **own = malloc(np * sizeof *own);
+        MPI_Allgather(&gp[gr], sizeof(void *), MPI_BYTE, own, sizeof(void *), MPI_BYTE,
+                      MPI_COMM_WORLD);
+        for (int q = 0; q < np; q++)
+            CHECK(gp[q] == own[ARMCI_Absolute_id(&g, q)], "reversed group: group rank %d's "
+                  "base %p, but world rank %d has its slice at %p", q, gp[q],
+                  ARMCI_Absolute_id(&g, q), own[ARMCI_Absolute_id(&g, q)]);
+        free(own);
+        /* group rank r's slice belongs to world rank np-1-r, of 8+(np-1-r) longs */
+        int to = (gr + 1) % np, to_abs = ARMCI_Absolute_id(&g, to), to_n = 8 + to_abs;
+        long *buf = malloc(to_n * sizeof *buf);
+        for (int j = 0; j < to_n; j++)
+            buf[j] = 7000000L + 1000L * gr + j;
+        ARMCI_Put(buf, gp[to], to_n * (int)sizeof(long), to_abs);
+        free(buf);
+        round_all(live, nlive, "beside a reversed group's region");
+        ARMCI_Barrier();
+        int from = (gr + np - 1) % np;
+        for (int j = 0; j < gn; j++)
+            CHECK(((long *)gp[gr])[j] == 7000000L + 1000L * from + j,
+                  "reversed group: my slice (group rank %d) element %d holds %ld, expected %ld "
+                  "from group rank %d", gr, j, ((long *)gp[gr])[j], 7000000L + 1000L * from + j,
+                  from);
+        ARMCI_Free_group(gp[gr], &g);
+        ARMCI_Group_free(&g);
+        free(gp);
+        free(rev);
+        free_arr(&live[--nlive]);
+    }
 
     /* A churn of allocations and frees in random order. */
     for (int it = 0; it < tu_iters(120); it++) {
