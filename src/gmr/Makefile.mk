@@ -5,6 +5,7 @@ libarmci_core_la_SOURCES += \
 	src/gmr/gmr_region.c \
 	src/gmr/gmr_recycle.c \
 	src/gmr/gmr_slab.c \
+	src/gmr/gmr_slices.c \
 	src/gmr/gmr_comm.c \
 	src/gmr/gmr_xlate.c \
 	src/gmr/gmr_class.c \

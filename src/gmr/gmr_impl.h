@@ -309,12 +309,20 @@ armcii_gmr_t *armcii_gmr_new_region(const char *call, MPI_Comm comm);
 armcii_gmr_t *armcii_gmr_region_shell(const char *call, armcii_gmr_comm_t *gc);
 /* New windows for g, in its epoch: my slice's base (collective over g->comm). */
 char *armcii_gmr_new_windows(armcii_gmr_t *g, size_t size);
-/* Every member's base and size gathered, node members' slices mapped. */
+/* Frees g's fields and drops its communicator (collective where the last). */
+void armcii_gmr_free_fields(armcii_gmr_t *g);
+
+/* ---- every member's slice (gmr_slices.c) ---- */
+/* Every member's base and size gathered (collective over g->comm), my
+ * slice at mybase, node members' slices mapped. */
 void armcii_gmr_gather_slices(armcii_gmr_t *g, char *mybase, size_t size);
 /* g's non-empty slices into the translation table. */
 void armcii_gmr_table_enter(armcii_gmr_t *g);
-/* Frees g's fields and drops its communicator (collective where the last). */
-void armcii_gmr_free_fields(armcii_gmr_t *g);
+/* New windows: gathered, mapped and in the table. */
+void armcii_gmr_fill_slices(armcii_gmr_t *g, char *mybase, size_t size);
+/* A recycled region's slices from the request's sizes (req: as
+ * armcii_gmr_recycle_gather gives them), mapped and in the table. */
+void armcii_gmr_refill_slices(armcii_gmr_t *g, char *mybase, const unsigned long *req);
 
 /* ---- small allocations sharing windows (gmr_slab.c) ---- */
 /* A region in a shared window for an allocation over all processes whose

@@ -224,93 +224,6 @@ static void group_creation(armcii_gmr_t *g, int begin)
         armcii_barrier(g->comm);
 }
 
-/* Record each node member's mapping of its slice (node-local path). */
-static void map_node_slices(armcii_gmr_t *g)
-{
-    if (g->node_comm == MPI_COMM_NULL || !GS.direct)
-        return;
-    int nsize;
-    MPI_Group ng, gg;
-    ARMCII_MPI(MPI_Comm_size(g->node_comm, &nsize));
-    int *nr = malloc((size_t)nsize * 2 * sizeof(int));
-    if (!nr)
-        armcii_error("ARMCI_Malloc", "out of memory");
-    for (int i = 0; i < nsize; i++)
-        nr[i] = i;
-    ARMCII_MPI(MPI_Comm_group(g->node_comm, &ng));
-    ARMCII_MPI(MPI_Comm_group(g->comm, &gg));
-    ARMCII_MPI(MPI_Group_translate_ranks(ng, nsize, nr, gg, nr + nsize));
-    ARMCII_MPI(MPI_Group_free(&ng));
-    ARMCII_MPI(MPI_Group_free(&gg));
-    for (int i = 0; i < nsize; i++) {
-        MPI_Aint qsize;
-        int qdisp;
-        char *qbase;
-        ARMCII_MPI(MPI_Win_shared_query(g->shm_win, i, &qsize, &qdisp, &qbase));
-        armcii_gmr_slice_t *s = &g->slice[nr[nsize + i]];
-        s->acc_lock = (int *)qbase;
-        if (s->size)
-            s->direct = qbase + ARMCII_SLICE_HDR;
-    }
-    free(nr);
-}
-
-void armcii_gmr_table_enter(armcii_gmr_t *g)
-{
-    for (int r = 0; r < g->size; r++) {
-        if (!g->slice[r].size)
-            continue;
-        armcii_gmr_entry_t e = {(uintptr_t)g->slice[r].base, g->slice[r].size, g, r};
-        if (armcii_gmr_table_insert(&GS.table, g->abs_of[r], &e))
-            armcii_error("ARMCI_Malloc", "slice %p+%zu of process %d overlaps a live "
-                         "region", (void *)g->slice[r].base, g->slice[r].size, g->abs_of[r]);
-    }
-}
-
-/* Every member's slice in the table and mapped where node-shared: sizes
- * and bases as g->slice holds them, my own base mybase. */
-static void enter_slices(armcii_gmr_t *g, char *mybase)
-{
-    g->slice[g->rank].direct = mybase;
-    map_node_slices(g);
-    armcii_gmr_table_enter(g);
-}
-
-void armcii_gmr_gather_slices(armcii_gmr_t *g, char *mybase, size_t size)
-{
-    unsigned long mine[2] = {(unsigned long)(uintptr_t)mybase, (unsigned long)size};
-    unsigned long *all = malloc((size_t)g->size * 2 * sizeof(unsigned long));
-    if (!all)
-        armcii_error("ARMCI_Malloc", "out of memory");
-    armcii_allgather(mine, 2, MPI_UNSIGNED_LONG, all, g->comm);
-    for (int r = 0; r < g->size; r++) {
-        g->slice[r].size = all[2 * r + 1];
-        g->slice[r].base = g->slice[r].size ? (char *)(uintptr_t)all[2 * r] : NULL;
-    }
-    free(all);
-    g->slice[g->rank].direct = mybase;
-    map_node_slices(g);
-}
-
-/* New windows: every member's base and size, gathered. */
-static void fill_slices(armcii_gmr_t *g, char *mybase, size_t size)
-{
-    armcii_gmr_gather_slices(g, mybase, size);
-    armcii_gmr_table_enter(g);
-}
-
-/* A recycled region: the sizes were gathered with the request (req), and
- * each slice starts where it did when the windows were made, so every
- * member knows every slice without another collective. */
-static void refill_slices(armcii_gmr_t *g, char *mybase, const unsigned long *req)
-{
-    for (int r = 0; r < g->size; r++) {
-        g->slice[r].size = req[r] >> 1;
-        g->slice[r].base = g->slice[r].size ? g->cap_base[r] : NULL;
-    }
-    enter_slices(g, g->slice[g->rank].size ? mybase : NULL);
-}
-
 armcii_gmr_t *armcii_gmr_region_shell(const char *call, armcii_gmr_comm_t *gc)
 {
     armcii_gmr_t *g = calloc(1, sizeof *g);
@@ -386,11 +299,11 @@ static armcii_gmr_t *windowed_region(const char *call, MPI_Comm comm, size_t siz
         if (g->shm_win != MPI_WIN_NULL)
             *(volatile int *)(g->mybase - ARMCII_SLICE_HDR) = 0; /* the slice's accumulate lock */
         open_epoch(g);
-        refill_slices(g, g->mybase, req);
+        armcii_gmr_refill_slices(g, g->mybase, req);
     } else {
         g = armcii_gmr_new_region(call, comm);
         char *mybase = armcii_gmr_new_windows(g, size);
-        fill_slices(g, size ? mybase : NULL, size);
+        armcii_gmr_fill_slices(g, size ? mybase : NULL, size);
     }
     return g;
 }
