@@ -91,12 +91,20 @@ typedef struct {
     void (*setup)(MPI_Comm node, int ghost_line, const int *bound, int nbound,
                   MPI_Comm ghosts, const armcii_config_t *cfg);
     void (*release)(void);              /* at finalize, collective over the node */
-    int (*step)(int users_done);        /* ghost loop: 1 once the ghost may leave */
-    int (*busy)(void);                  /* a proposal is open */
+    /* ghost loop: ARMCII_ROUNDS_* flags; grow_ready: every bound user's
+     * partition of a new pool is mapped, and the pool waits for its window */
+    int (*step)(int users_done, int grow_ready);
+    int (*busy)(void);                  /* a proposal is open: no nap */
     int (*serving)(void);               /* the last commit turned redirection on */
     void (*user_finished)(int k);       /* bound user k sent FIN */
 } armcii_ghost_rounds_t;
 void armcii_ghost_set_rounds(const armcii_ghost_rounds_t *r);
+/* What a step of the rounds tells the ghost loop.  A pool's window is the
+ * ghosts' one collective with users, so the ghosts agree on entering it in
+ * a round: one that entered it on its own while another had a proposal
+ * open waited there for the other, which waited for the first's vote. */
+enum { ARMCII_ROUNDS_OVER = 1, /* every ghost's users finished: the ghost may leave */
+       ARMCII_ROUNDS_GROW = 2  /* every ghost is grow_ready: create the pool's window now */ };
 
 /* ---- pools (ghost_pool.c) ---- */
 /* Collective over every user and ghost: a new pool whose partitions hold at

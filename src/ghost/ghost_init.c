@@ -44,10 +44,10 @@ static void no_setup(MPI_Comm node, int ghost_line, const int *bound, int nbound
     (void)node, (void)ghost_line, (void)bound, (void)nbound, (void)ghosts, (void)cfg;
 }
 static void no_release(void) {}
-static int no_step(int users_done)
+static int no_step(int users_done, int grow_ready)
 {
-    (void)users_done;
-    return 1; /* no rounds: nothing to wait for */
+    (void)users_done; /* no rounds: nothing to wait for */
+    return ARMCII_ROUNDS_OVER | (grow_ready ? ARMCII_ROUNDS_GROW : 0);
 }
 static int no_flag(void) { return 0; }
 static void no_user(int k) { (void)k; }
@@ -272,6 +272,9 @@ static void check_users(void)
     }
 }
 
+/* What a command did, for the ghost loop. */
+enum { EXEC_DONE, EXEC_FIN, EXEC_POOL_READY };
+
 static int execute(const armcii_ghost_cmd_t *c, int src)
 {
     if (c->op == ARMCII_GHOST_FIN) {
@@ -280,7 +283,7 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
                 GH.bound_pid[k] = 0; /* finished: it may exit now */
                 rounds->user_finished(k);
             }
-        return 1;
+        return EXEC_FIN;
     }
     if (c->op == ARMCII_GHOST_BUSY) {
         for (int k = 0; k < GH.bound_users; k++)
@@ -288,12 +291,11 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
                 GH.bound_busy[k] = c->size != 0;
                 GH.nbusy += c->size != 0 ? 1 : -1;
             }
-        return 0;
+        return EXEC_DONE;
     }
     if (c->op != ARMCII_GHOST_GROW)
         armcii_error("ARMCI ghost", "unknown command %ld from process %d", c->op, src);
-    armcii_ghost_pool_serve(c, (int)src);
-    return 0;
+    return armcii_ghost_pool_serve(c, (int)src) ? EXEC_POOL_READY : EXEC_DONE;
 }
 
 static void free_comms(void)
@@ -366,23 +368,26 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
     armcii_ghost_cmd_t c;
     MPI_Request req;
     MPI_Status st;
-    int fin = 0, held = 0, rounds_over = 0;
+    int fin = 0, rounds_over = 0, pool_ready = 0;
     double next_check = 0;
     ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                           GH.cmd_comm, &req));
     while (fin < GH.bound_users || !rounds_over) {
-        int flag = held;
+        int flag = 0;
         int served = armcii_ghost_am_poll();
         if (served)
             rest_reset(&r);
-        rounds_over = rounds->step(fin == GH.bound_users);
-        if (fin < GH.bound_users && !held)
+        int step = rounds->step(fin == GH.bound_users, pool_ready);
+        rounds_over = step & ARMCII_ROUNDS_OVER;
+        if (step & ARMCII_ROUNDS_GROW) { /* every ghost is ready: with the users */
+            armcii_ghost_pool_create();
+            pool_ready = 0;
+            continue;
+        }
+        if (fin < GH.bound_users)
             ARMCII_MPI(PMPI_Test(&req, &flag, &st));
-        /* a pool's creation waits for users, who may be waiting for an open
-         * proposal's outcome: it waits for the outcome instead */
-        held = flag && c.op == ARMCII_GHOST_GROW && rounds->busy();
-        if (!flag || held) {
-            if (served || held || rounds->busy())
+        if (!flag) {
+            if (served || rounds->busy())
                 continue; /* messages flowing, or a proposal open: no nap */
             if (fin == GH.bound_users) { /* the other ghosts' rounds to finish */
                 nap_us(100);
@@ -396,7 +401,9 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
             continue;
         }
         rest_reset(&r);
-        fin += execute(&c, st.MPI_SOURCE);
+        int done = execute(&c, st.MPI_SOURCE);
+        fin += done == EXEC_FIN;
+        pool_ready |= done == EXEC_POOL_READY;
         if (fin < GH.bound_users)
             ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                                   GH.cmd_comm, &req));

@@ -273,9 +273,9 @@ static int open_partition(const armcii_ghost_cmd_t *c)
     return open(path, O_RDWR | O_CLOEXEC);
 }
 
-/* Map a user's partition at its slot; once every bound user has sent its
- * own, join the pool window's creation (every user and ghost does). */
-void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
+/* Map a user's partition at its slot and answer it; the users wait in the
+ * pool window's creation, which the ghosts join when all are ready. */
+int armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
 {
     size_t part = (size_t)c->size;
     int k = slot_of(src);
@@ -299,14 +299,17 @@ void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
         close(fd);
     }
     ARMCII_MPI(PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, GH.cmd_comm));
-    if (reply < 0 || ++GH.grow_count < GH.bound_users)
-        return;
+    return reply >= 0 && ++GH.grow_count == GH.bound_users;
+}
+
+void armcii_ghost_pool_create(void)
+{
     if (GH.npools == ARMCII_GHOST_MAX_POOLS)
         armcii_error(armcii_current_call, "too many pools (%d)", GH.npools);
     armcii_ghost_pool_t *p = &GH.pool[GH.npools++];
     p->base = GH.grow_base;
-    p->part = part;
-    p->win = pool_window(p->base, part * (size_t)GH.bound_users);
+    p->part = GH.grow_part;
+    p->win = pool_window(p->base, GH.grow_part * (size_t)GH.bound_users);
     GH.grow_base = NULL;
     GH.grow_count = 0;
 }

@@ -206,10 +206,12 @@ void armcii_round_setup(MPI_Comm node, int ghost_line, const int *bound, int nbo
                         MPI_Comm ghosts, const armcii_config_t *cfg);
 /* Collective over the node again, at MPI_Finalize (ghosts: after the last round). */
 void armcii_round_free(void);
-/* Ghost loop: one step of the rounds; 1 once every ghost's users finished
- * (or no rounds run), so the ghost may leave. */
-int armcii_round_ghost_step(int users_done);
-/* Ghost: a proposal is open (defer collectives with users until it closes). */
+/* Ghost loop: one step of the rounds; ARMCII_ROUNDS_OVER once every
+ * ghost's users finished (or no rounds run), so the ghost may leave;
+ * ARMCII_ROUNDS_GROW once every ghost said grow_ready (at once without
+ * rounds): all create the pending pool's window now (ghost.h). */
+int armcii_round_ghost_step(int users_done, int grow_ready);
+/* Ghost: a proposal is open. */
 int armcii_round_ghost_busy(void);
 /* Ghost: the last commit turned redirection on, so origins may aim at me
  * although my own users have not applied it yet (they may be parked). */

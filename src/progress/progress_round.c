@@ -31,8 +31,15 @@
  *    with one that waits), they all abort, and nothing changed; the next
  *    2^drops proposals are not sent (resolve()).
  * Liveness: a user waits only for ghosts, and ghosts never wait for users
- * while a proposal is open: a ghost defers a pool's creation (its one
- * collective with users, gmr allocations) until the outcome is published.
+ * while a proposal is open.  A pool's creation (the ghosts' one collective
+ * with users, gmr allocations) is agreed in a round: each ghost says in its
+ * sums whether its users' partitions of a new pool are all mapped, and the
+ * ghosts enter the pool's window together when a round shows every ghost
+ * ready; no proposal opens while a pool is pending (its users wait for it
+ * inside the library and acknowledge nothing), and one already open is
+ * dropped at the next vote.  A ghost that deferred the pool only while it
+ * had a proposal open deadlocked: another, whose round was still reducing,
+ * had entered the window's creation and never voted.
  * The outcome carries the setting after it, so a user acknowledged by its
  * ghost through several switches while it computed applies only the last.
  */
@@ -80,7 +87,14 @@ enum { RS_IN = 0,   /* inside the library: may issue operations */
 #define RS_EPOCH(s) ((s) >> 3)
 
 /* The round's sums: the decision's (progress_impl.h) and the ghosts' own. */
-enum { RV_MANUAL = ARMCII_ADAPT_NSUM, RV_CUR, RV_USERS, RV_DONE, RV_N };
+enum { RV_MANUAL = ARMCII_ADAPT_NSUM, RV_CUR, RV_USERS, RV_DONE, RV_GROW, RV_N };
+/* What a step returns (ghost.h names them for the ghost layer). */
+enum { STEP_OVER = 1, STEP_GROW = 2 };
+#ifdef ARMCII_GHOSTS
+_Static_assert((int)STEP_OVER == (int)ARMCII_ROUNDS_OVER &&
+                   (int)STEP_GROW == (int)ARMCII_ROUNDS_GROW,
+               "the rounds' step flags");
+#endif
 /* Ghost stages. */
 enum { ST_IDLE, ST_REDUCE, ST_ACKS, ST_VOTE };
 /* After the d-th drop in a row the next 2^d proposals are skipped, d at
@@ -480,21 +494,24 @@ static void resolve(int commit)
     R.stage = ST_IDLE;
 }
 
-int armcii_round_ghost_step(int users_done)
+int armcii_round_ghost_step(int users_done, int grow_ready)
 {
     if (!R.on)
-        return 1;
+        return STEP_OVER | (grow_ready ? STEP_GROW : 0);
     double now = mono();
     int flag = 0;
     switch (R.stage) {
     case ST_IDLE:
         /* a probe of the other setting is judged after half an interval:
          * each probe of the worse path costs its time at that path's price,
-         * and a dense phase's calls give a figure soon enough */
-        if (!users_done && now - R.last < (R.hist.probing ? 0.5 : 1.0) * R.interval)
+         * and a dense phase's calls give a figure soon enough; a pending
+         * pool's users wait for it: no wait */
+        if (!users_done && !grow_ready &&
+            now - R.last < (R.hist.probing ? 0.5 : 1.0) * R.interval)
             return 0;
         sample(now, R.v);
         R.v[RV_DONE] = users_done;
+        R.v[RV_GROW] = grow_ready;
         ARMCII_MPI(PMPI_Iallreduce(R.v, R.s, RV_N, MPI_LONG_LONG, MPI_SUM, R.gcomm, &R.req));
         R.stage = ST_REDUCE;
         return 0;
@@ -505,13 +522,18 @@ int armcii_round_ghost_step(int users_done)
         int n;
         ARMCII_MPI(PMPI_Comm_size(R.gcomm, &n));
         if (R.s[RV_DONE] == n)
-            return 1; /* every ghost's users finished: no more rounds */
+            return STEP_OVER; /* every ghost's users finished: no more rounds */
+        if (R.s[RV_GROW] > 0) { /* a pool is pending: no decision */
+            R.stage = ST_IDLE;
+            return R.s[RV_GROW] == n ? STEP_GROW : 0;
+        }
         decide(now);
         return 0;
     case ST_ACKS:
         R.late_line = -1;
         R.v[0] = !count_acks();
-        R.v[1] = now > R.deadline;
+        /* a pending pool's users acknowledge nothing until it exists */
+        R.v[1] = now > R.deadline || grow_ready;
         ARMCII_MPI(PMPI_Iallreduce(R.v, R.s, 2, MPI_LONG_LONG, MPI_SUM, R.gcomm, &R.req));
         R.stage = ST_VOTE;
         return 0;

@@ -11,9 +11,13 @@
  *  - "computation" outside the library, after a fence (quiet: the ghost
  *    acknowledges for the user) or with writes in flight (the user must
  *    come back and acknowledge itself);
- *  - at fixed iterations, the same for every user, a collective
- *    ARMCI_Malloc large enough to need a new ghost pool (the ghosts defer
- *    joining its creation while a proposal is open) and its ARMCI_Free.
+ *  - at NGROW fixed iterations, the same for every user, a collective
+ *    ARMCI_Malloc of a region kept until the end, so that each one grows
+ *    the ghosts' pools (ARMCI_GHOST_POOL_SIZE is small): the ghosts agree
+ *    on a pool's creation inside a round.  A ghost that entered it while
+ *    another had a proposal open deadlocked (both waited in different
+ *    collectives; seen as hangs of this test with one growth in 4 of 6
+ *    runs once small allocations grew the pools too).
  * Checked exactly at the end: every accumulated sum, every private word,
  * every counter value handed out once (0..M-1); and with ghosts on virtual
  * nodes, that the setting changed both ways during the loop, which has no
@@ -32,6 +36,7 @@
 
 #define NS 8      /* shared accumulate words per target */
 #define MAXF 8192 /* fetch-and-adds per origin and target at most */
+#define NGROW 25  /* allocations that grow the pools: one at the start, 24 in the loop */
 
 static int me, np;
 static void **ptr;
@@ -39,6 +44,8 @@ static long *added; /* [t * (NS + np) + w]: what I added at word w of target t *
 static long *fetched;
 static int *nfetched;
 static unsigned seed;
+static void **grown[NGROW]; /* the regions of malloc_midway, freed at the end */
+static int ngrown;
 
 static long *word(int t, int w) { return (long *)ptr[t] + w; }
 static unsigned rnd(void) { return seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffff; }
@@ -92,21 +99,22 @@ static void compute(void)
     nanosleep(&ts, NULL);
 }
 
-/* A collective allocation in the middle of the traffic (a new pool). */
+/* A collective allocation in the middle of the traffic, kept: the pools
+ * fill, and the next one grows them again. */
 static void malloc_midway(void)
 {
     void **p = malloc((size_t)np * sizeof(void *));
     CHECK(ARMCI_Malloc(p, 1 << 20) == 0, "ARMCI_Malloc of 1 MiB failed");
-    long v = me + 1, got = 0;
+    long v = me + 1 + 100 * ngrown, got = 0;
     int t = (me + 1) % np;
     ARMCI_Put(&v, p[me], sizeof v, me);
     ARMCI_Fence(me);
-    ARMCI_Barrier(); /* the one barrier: each user's own word is written */
+    ARMCI_Barrier(); /* each user's own word is written */
     ARMCI_Get(p[t], &got, sizeof got, t);
-    CHECK(got == t + 1, "new region at %d reads %ld, expected %d", t, got, t + 1);
+    CHECK(got == t + 1 + 100 * ngrown, "new region %d at %d reads %ld, expected %d", ngrown, t,
+          got, t + 1 + 100 * ngrown);
     ARMCI_Barrier();
-    ARMCI_Free(p[me]);
-    free(p);
+    grown[ngrown++] = p;
 }
 
 static void check_final(void)
@@ -118,7 +126,8 @@ static void check_final(void)
 int main(int argc, char **argv)
 {
     adapt_force_flips();
-    setenv("ARMCI_GHOST_POOL_SIZE", "262144", 0); /* the 1 MiB region needs a new pool */
+    /* each 1 MiB region needs a new pool (later pools hold at most 16 x 64 KiB) */
+    setenv("ARMCI_GHOST_POOL_SIZE", "65536", 0);
     MPI_Init(&argc, &argv);
     ARMCI_Init();
     tu_name = "test_adapt_inphase";
@@ -129,6 +138,7 @@ int main(int argc, char **argv)
     int iters = (int)tu_iters(1500), real_np;
     PMPI_Comm_size(MPI_COMM_WORLD, &real_np);
     int ghosts = real_np > np && getenv("ARMCI_VIRTUAL_NODE_SIZE") != NULL;
+    malloc_midway(); /* the first rounds start with ARMCI_Init: grow among them too */
     ptr = malloc((size_t)np * sizeof(void *));
     ARMCI_Malloc(ptr, (NS + np + 1) * sizeof(long));
     memset(ptr[me], 0, (NS + np + 1) * sizeof(long));
@@ -147,7 +157,7 @@ int main(int argc, char **argv)
             fadd(t);
         else
             compute();
-        if (it == iters / 2)
+        if (ngrown < NGROW && it % (iters / (NGROW - 1) + 1) == iters / (2 * NGROW - 2))
             malloc_midway();
         int now = armcii_adapt_redirecting();
         on += now == 1 && prev == 0;
@@ -175,6 +185,10 @@ int main(int argc, char **argv)
         CHECK(armcii_adapt_redirecting() == -1, "no ghosts, yet redirection is usable");
     ARMCI_Free(ptr[me]);
     free(ptr);
+    for (int g = 0; g < ngrown; g++) {
+        ARMCI_Free(grown[g][me]);
+        free(grown[g]);
+    }
     free(added);
     free(fetched);
     free(nfetched);
