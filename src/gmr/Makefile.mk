@@ -17,5 +17,5 @@ libarmci_core_la_SOURCES += \
 	src/gmr/gmr_yield.c \
 	src/gmr/gmr_getpath.c
 if GHOST_PROGRESS
-libarmci_core_la_SOURCES += src/gmr/gmr_ghost.c
+libarmci_core_la_SOURCES += src/gmr/gmr_ghost.c src/gmr/gmr_ghost_msg.c
 endif

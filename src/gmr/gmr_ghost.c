@@ -25,7 +25,6 @@
  * redirection is switched only where every operation is complete
  * (armcii_gmr_phase).
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +39,13 @@
 typedef struct {
     armcii_ghost_slice_t mine; /* my slice (ptr NULL: empty) */
     size_t size;
-    long *where;               /* by group rank: {ghost in pworld, pool, displacement} */
+    long *where;               /* by group rank: W_N longs (W_*) */
     armcii_ghost_poolset_t pools; /* the pools holding the region's slices (fences) */
 } ghost_region_t;
 
-enum { W_GHOST, W_POOL, W_DISP, W_OFF, W_N }; /* W_OFF: the slice's offset in its partition */
-
-_Static_assert(ARMCII_AM_LEVELS == ARMCII_AM_MAX_LEVELS, "one depth for shipped strides");
+/* a slice's ghost (in pworld), pool, displacement in the pool's window and
+ * offset in its partition */
+enum { W_GHOST, W_POOL, W_DISP, W_OFF, W_N };
 
 void armcii_gmr_ghost_init(void)
 {
@@ -273,20 +272,46 @@ int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem)
     return 1;
 }
 
+/* Collective over g->comm: where every member's slice of pr lies. */
+static void gather_where(const armcii_gmr_t *g, ghost_region_t *pr)
+{
+    pr->where = malloc((size_t)g->size * W_N * sizeof(long));
+    if (!pr->where)
+        armcii_error("ARMCI_Malloc", "out of memory");
+    long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0,
+                      (long)pr->mine.gdisp, pr->size ? (long)pr->mine.off : 0};
+    armcii_allgather(mine, W_N, MPI_LONG, pr->where, g->comm);
+}
+
+void armcii_gmr_ghost_place(armcii_gmr_t *g, const armcii_gmr_t *host, size_t off)
+{
+    ghost_region_t *hp = host->ghost;
+    if (!hp)
+        return;
+    if (!hp->where) /* the slab's first place */
+        gather_where(host, hp);
+    /* size 0: the place's memory is the slab's, which returns it to the
+     * pools when the slab goes (armcii_gmr_ghost_release) */
+    ghost_region_t *pr = calloc(1, sizeof *pr);
+    size_t n = (size_t)host->size * W_N;
+    if (!pr || !(pr->where = malloc(n * sizeof(long))))
+        armcii_error("ARMCI_Malloc", "out of memory");
+    memcpy(pr->where, hp->where, n * sizeof(long));
+    for (int r = 0; r < host->size; r++) {
+        pr->where[(size_t)r * W_N + W_DISP] += (long)off;
+        pr->where[(size_t)r * W_N + W_OFF] += (long)off;
+    }
+    g->ghost = pr;
+}
+
 void armcii_gmr_ghost_created(armcii_gmr_t *g)
 {
     ghost_region_t *pr = g->ghost;
     g->ghost_async = 0;
     if (!pr)
         return;
-    if (!pr->where) { /* new (a region reused from gmr_recycle.c has its slices) */
-        pr->where = malloc((size_t)g->size * W_N * sizeof(long));
-        if (!pr->where)
-            armcii_error("ARMCI_Malloc", "out of memory");
-        long mine[W_N] = {armcii_ghost_info().my_ghost, pr->size ? pr->mine.pool : 0,
-                          (long)pr->mine.gdisp, pr->size ? (long)pr->mine.off : 0};
-        armcii_allgather(mine, W_N, MPI_LONG, pr->where, g->comm);
-    }
+    if (!pr->where) /* new (a region reused from gmr_recycle.c has its slices) */
+        gather_where(g, pr);
     pr->pools = 0;
     for (int r = 0; r < g->size; r++) {
         const long *w = pr->where + (size_t)r * W_N;
@@ -407,168 +432,6 @@ void armcii_gmr_ghost_redirect(armcii_opclass_t cls, size_t len, armcii_target_t
         t->am_pool = (int)w[W_POOL];
     }
     __atomic_add_fetch(&armcii_gmr_state.redirected, 1, __ATOMIC_RELAXED);
-}
-
-/* h's target: t's place and the block structure (levels, count, rstride). */
-static void describe(armcii_ghost_am_t *h, const armcii_target_t *t, int levels,
-                     const int count[], const int rstride[])
-{
-    if (levels > ARMCII_AM_MAX_LEVELS) /* src/iov sends deeper ones block by block */
-        armcii_error(armcii_current_call, "internal: %d stride levels for a ghost", levels);
-    h->pool = t->am_pool;
-    h->disp = (int64_t)t->disp;
-    h->levels = levels;
-    h->count[0] = count[0];
-    for (int k = 1; k <= levels; k++) {
-        h->count[k] = count[k];
-        h->stride[k - 1] = rstride[k - 1];
-    }
-}
-
-/* One get of the blocks h describes (payload: what follows h) into src's
- * destination. */
-static void get_one(const armcii_target_t *t, armcii_ghost_am_t *h, size_t payload,
-                    const armcii_gmr_src_t *src)
-{
-    if (!src->next) {
-        ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ,
-                     armcii_ghost_am_get(t->rank, h, payload, (void *)src->base, src->bytes));
-        return;
-    }
-    char *tmp = malloc(src->bytes ? src->bytes : 1);
-    if (!tmp)
-        armcii_error(armcii_current_call, "out of memory for a %zu-byte get", src->bytes);
-    ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ,
-                 armcii_ghost_am_get(t->rank, h, payload, tmp, src->bytes));
-    const char *b;
-    size_t len, pos = 0;
-    while (pos < src->bytes && src->next(src->ctx, &b, &len)) {
-        memcpy((char *)b, tmp + pos, len);
-        pos += len;
-    }
-    free(tmp);
-}
-
-/* One accumulate (datatype >= 0) or put (-1) message. */
-static void write_one(const armcii_target_t *t, int datatype, const void *scale,
-                      const armcii_gmr_src_t *src, int levels, const int count[],
-                      const int rstride[])
-{
-    armcii_ghost_am_t *h;
-    char *p = armcii_ghost_am_msg(src->bytes, &h);
-    describe(h, t, levels, count, rstride);
-    h->kind = datatype < 0 ? ARMCII_AM_PUT : ARMCII_AM_ACC;
-    h->datatype = datatype;
-    if (datatype >= 0) /* a scale is one element */
-        memcpy(h->scale, scale, (size_t)armcii_gmr_acc_elem(datatype));
-    if (!src->next) {
-        memcpy(p, src->base, src->bytes);
-    } else {
-        const char *b;
-        size_t len, pos = 0;
-        while (pos < src->bytes && src->next(src->ctx, &b, &len)) {
-            memcpy(p + pos, b, len);
-            pos += len;
-        }
-    }
-    ARMCII_MPIOP(ARMCII_MPIOP_MSG_WRITE, armcii_ghost_am_post(t->rank, h, src->bytes));
-    armcii_gmr_count_write(t->gmr, t->grank, 1);
-}
-
-/* A transfer (datatype: ARMCI_ACC_* accumulate, -1 put, -2 get): one
- * message, or contiguous pieces of at most ARMCII_AM_MAX_BYTES (MPI counts
- * are ints; src/iov sends larger strided ones block by block). */
-static void transfer(const armcii_target_t *t, int datatype, const void *scale,
-                     const armcii_gmr_src_t *src, int levels, const int count[],
-                     const int rstride[])
-{
-    if (datatype == -2)
-        armcii_gmr_order_read(t);
-    else
-        armcii_gmr_mark_write(t);
-    int whole = levels || src->next || src->bytes <= ARMCII_AM_MAX_BYTES;
-    size_t step = whole ? src->bytes : ARMCII_AM_MAX_BYTES;
-    size_t pieces = whole ? 1 : (src->bytes + step - 1) / step;
-    for (size_t k = 0; k < pieces; k++) {
-        armcii_target_t piece = *t;
-        armcii_gmr_src_t s = *src;
-        int c[ARMCII_AM_MAX_LEVELS + 1];
-        memcpy(c, count, (size_t)(levels + 1) * sizeof(int));
-        if (!whole) {
-            size_t off = k * step;
-            piece.disp += (MPI_Aint)off;
-            s.base = src->base + off;
-            s.bytes = src->bytes - off < step ? src->bytes - off : step;
-            c[0] = (int)s.bytes;
-        }
-        if (datatype == -2) {
-            armcii_ghost_am_t *h;
-            armcii_ghost_am_msg(0, &h);
-            describe(h, &piece, levels, c, rstride);
-            get_one(&piece, h, 0, &s);
-        } else {
-            write_one(&piece, datatype, scale, &s, levels, c, rstride);
-        }
-    }
-}
-
-void armcii_gmr_xfer_am(const armcii_target_t *t, int put, const armcii_gmr_src_t *src,
-                        int levels, const int count[], const int rstride[])
-{
-    transfer(t, put ? -1 : -2, NULL, src, levels, count, rstride);
-}
-
-void armcii_gmr_acc_am(const armcii_target_t *t, int datatype, const void *scale,
-                       const armcii_gmr_src_t *src, int levels, const int count[],
-                       const int rstride[])
-{
-    transfer(t, datatype, scale, src, levels, count, rstride);
-}
-
-void armcii_gmr_vec_am(const armcii_target_t *t, int datatype, const void *scale, long n,
-                       int block, char *const loc[], const MPI_Aint tdisp[])
-{
-    size_t data = (size_t)n * (size_t)block, nd = (size_t)n * sizeof(int64_t);
-    if (data > ARMCII_AM_MAX_BYTES || n > INT_MAX)
-        armcii_error(armcii_current_call, "internal: a vector of %zu bytes for one message", data);
-    if (datatype == -2)
-        armcii_gmr_order_read(t);
-    else
-        armcii_gmr_mark_write(t);
-    armcii_ghost_am_t *h;
-    char *p = armcii_ghost_am_msg(nd + (datatype == -2 ? 0 : data), &h);
-    h->pool = t->am_pool;
-    h->levels = -1;
-    h->count[0] = block;
-    h->count[1] = (int32_t)n;
-    for (long k = 0; k < n; k++)
-        ((int64_t *)p)[k] = (int64_t)tdisp[k];
-    if (datatype == -2) {
-        char *tmp = malloc(data ? data : 1);
-        if (!tmp)
-            armcii_error(armcii_current_call, "out of memory for a %zu-byte get", data);
-        ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ, armcii_ghost_am_get(t->rank, h, nd, tmp, data));
-        for (long k = 0; k < n; k++)
-            memcpy(loc[k], tmp + (size_t)k * (size_t)block, (size_t)block);
-        free(tmp);
-        return;
-    }
-    h->kind = datatype < 0 ? ARMCII_AM_PUT : ARMCII_AM_ACC;
-    h->datatype = datatype;
-    if (datatype >= 0)
-        memcpy(h->scale, scale, (size_t)armcii_gmr_acc_elem(datatype));
-    for (long k = 0; k < n; k++)
-        memcpy(p + nd + (size_t)k * (size_t)block, loc[k], (size_t)block);
-    ARMCII_MPIOP(ARMCII_MPIOP_MSG_WRITE, armcii_ghost_am_post(t->rank, h, nd + data));
-    armcii_gmr_count_write(t->gmr, t->grank, 1);
-}
-
-long armcii_gmr_rmw_am(const armcii_target_t *t, int op, long a, long b)
-{
-    long old;
-    ARMCII_MPIOP(ARMCII_MPIOP_MSG_READ,
-                 old = armcii_ghost_am_rmw(t->rank, t->am_pool, t->disp, op, a, b));
-    return old;
 }
 
 /* Both paths stay valid for a ghost-reachable region's life: switching only

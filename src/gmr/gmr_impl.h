@@ -355,6 +355,9 @@ int armcii_gmr_comm_count(void);
  * MPI_Win_create over it), 0 for the default path. */
 int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **mem);
 void armcii_gmr_ghost_created(armcii_gmr_t *g);
+/* Collective over host->comm: g, a place off bytes into every slice of the
+ * slab region host, reaches the ghosts where host does, off further. */
+void armcii_gmr_ghost_place(armcii_gmr_t *g, const armcii_gmr_t *host, size_t off);
 /* g is being freed (my writes to it complete; a barrier follows):
  * redirection off, as g may be kept for reuse; _release frees what the
  * ghost layer gave g. */
@@ -382,6 +385,11 @@ static inline int armcii_gmr_ghost_alloc(armcii_gmr_t *g, size_t size, char **me
     return 0;
 }
 static inline void armcii_gmr_ghost_created(armcii_gmr_t *g) { (void)g; }
+static inline void armcii_gmr_ghost_place(armcii_gmr_t *g, const armcii_gmr_t *host,
+                                          size_t off)
+{
+    (void)g, (void)host, (void)off;
+}
 static inline void armcii_gmr_ghost_freed(armcii_gmr_t *g) { (void)g; }
 static inline void armcii_gmr_ghost_release(armcii_gmr_t *g) { (void)g; }
 static inline int armcii_gmr_ghost_wanted(MPI_Comm comm)

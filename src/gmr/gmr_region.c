@@ -87,10 +87,8 @@ void armcii_gmr_init(void)
     armcii_allreduce(MPI_IN_PLACE, lim, 3, MPI_UNSIGNED_LONG, MPI_MIN, armcii_state.world);
     GS.recycle_limit = lim[0];
     GS.recycle_age = lim[1];
-#ifndef ARMCII_GHOSTS
     /* whole KiB, as every window outside the ghost pools (gmr_recycle.c) */
     GS.slab_bytes = armcii_gmr_recycle_cap(lim[2]);
-#endif
     /* The first window of the run: an MPI that cannot make windows at all
      * here gets a clear error, not the MPI's abort.  MPI_Win_allocate is the
      * kind every osc provides (a one-process Open MPI job has only osc/sm,

@@ -21,8 +21,13 @@
  * accumulate lock (the direct path's) serves all its places.
  *
  * Freed places return to their slab; a slab left empty is freed unless it
- * is the only one.  The ghost build keeps a window per allocation: its
- * regions live in the ghosts' pools.
+ * is the only one.
+ *
+ * The ghost build: an allocation that wants ghost-reachable memory (one
+ * that spans nodes, with redirection wanted) takes a place in a slab whose
+ * memory the ghosts' pools hold, and reaches the ghosts at its offset in
+ * the slab's slices (armcii_gmr_ghost_place); one that does not takes a
+ * place in a slab of ordinary windows.  The two kinds never share a slab.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,15 +47,17 @@ struct armcii_gmr_slab {
     place_t *free;       /* free places, by offset, neighbours merged */
     int nfree, maxfree;
     int users;           /* regions with a place here */
+    int ghost;           /* for allocations that want ghost-reachable memory */
     struct armcii_gmr_slab *next;
 };
 typedef struct armcii_gmr_slab slab_t;
 
-/* First fit over the slabs in creation order; the place is taken off. */
-static slab_t *find_place(size_t len, size_t *off)
+/* First fit over the slabs of kind ghost in creation order; the place is
+ * taken off. */
+static slab_t *find_place(size_t len, int ghost, size_t *off)
 {
     for (slab_t *s = GS.slabs; s; s = s->next)
-        for (int i = 0; i < s->nfree; i++) {
+        for (int i = 0; s->ghost == ghost && i < s->nfree; i++) {
             place_t *p = &s->free[i];
             if (p->len < len)
                 continue;
@@ -92,13 +99,16 @@ static void give_back(slab_t *s, size_t off, size_t len)
     }
 }
 
-/* A new slab over comm at the end of the list (collective over comm). */
-static void new_slab(const char *call, MPI_Comm comm)
+/* A new slab over comm at the end of the list (collective over comm); its
+ * windows are over ghost-reachable memory where every member wants it
+ * (ghost), as a fresh allocation's would be. */
+static void new_slab(const char *call, MPI_Comm comm, int ghost)
 {
     slab_t *s = calloc(1, sizeof *s);
     if (!s)
         armcii_error(call, "out of memory");
     s->cap = GS.slab_bytes;
+    s->ghost = ghost;
     s->host = armcii_gmr_new_region(call, comm);
     char *mybase = armcii_gmr_new_windows(s->host, s->cap);
     s->host->recyclable = 0;
@@ -108,8 +118,8 @@ static void new_slab(const char *call, MPI_Comm comm)
     while (*pp)
         pp = &(*pp)->next;
     *pp = s;
-    armcii_log(2, "%s: a slab of %zu bytes per process for small allocations (%d slabs)", call,
-               s->cap, armcii_gmr_slab_count());
+    armcii_log(2, "%s: a slab of %zu bytes per process for small allocations%s (%d slabs)",
+               call, s->cap, ghost ? " reaching ghosts" : "", armcii_gmr_slab_count());
 }
 
 /* The region at place off of s for the sizes in req. */
@@ -138,6 +148,7 @@ static armcii_gmr_t *place_region(const char *call, slab_t *s, size_t off, size_
         gs->direct = gs->size && hs->direct ? hs->direct + off : NULL;
         gs->acc_lock = hs->acc_lock;
     }
+    armcii_gmr_ghost_place(g, h, off);
     armcii_gmr_table_enter(g);
     s->users++;
     return g;
@@ -154,13 +165,17 @@ armcii_gmr_t *armcii_gmr_slab_take(const char *call, MPI_Comm comm, const unsign
     ARMCII_MPI(MPI_Comm_compare(comm, armcii_state.world, &res));
     if (res != MPI_IDENT && res != MPI_CONGRUENT)
         return NULL;
-    /* (no request asks for ghost-reachable memory: the ghost build, where
-     * one could, has no slabs, GS.slab_bytes 0) */
+    /* Whether the members want ghost-reachable memory (the low bit of a
+     * request, gmr_recycle.c): where they disagree, windows decide. */
+    int ghost = (int)(req[0] & 1);
+    for (int r = 1; r < armcii_state.nproc; r++)
+        if ((int)(req[r] & 1) != ghost)
+            return NULL;
     size_t len = (max + PLACE_ALIGN - 1) / PLACE_ALIGN * PLACE_ALIGN, off = 0;
-    slab_t *s = find_place(len, &off);
+    slab_t *s = find_place(len, ghost, &off);
     if (!s) { /* a new slab, last in the list, has the room */
-        new_slab(call, comm);
-        s = find_place(len, &off);
+        new_slab(call, comm, ghost);
+        s = find_place(len, ghost, &off);
     }
     GS.world_allocs++; /* as armcii_gmr_recycle_take counts */
     return place_region(call, s, off, len, req);
@@ -183,6 +198,7 @@ void armcii_gmr_slab_put(armcii_gmr_t *g)
     slab_t *s = g->slab;
     give_back(s, g->slab_off, g->slab_len);
     s->users--;
+    armcii_gmr_ghost_release(g); /* the place's view; the memory stays the slab's */
     armcii_gmr_free_fields(g);
     if (!s->users && (GS.slabs != s || s->next))
         slab_free(s);

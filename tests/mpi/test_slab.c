@@ -9,16 +9,23 @@
  * frees, as Global Arrays' temporaries make, with the same checks.  A
  * group of every process in reversed order allocates beside the slabs
  * (its ranks are not the world's: it takes windows of its own) and each
- * member's slice holds what its group neighbour put there.  The
- * ghost build keeps a window per allocation: the placement checks do not
- * apply there, the data checks do. */
+ * member's slice holds what its group neighbour put there.  In the ghost
+ * build across virtual nodes with redirection on, the slabs' memory is in
+ * the ghosts' pools: each round's accumulates to another node must reach
+ * ghosts, which apply them at the place's offset (the element checks
+ * catch a wrong one). */
 #include <stdint.h>
 #include <armci.h>
 #include <armciconf.h>
 #include "../testutil.h"
+#include "ghost_setting.h"
+
+unsigned long armcii_gmr_redirected(void); /* src/gmr/gmr.h */
+int armcii_gmr_ghost_pools(void);          /* src/gmr/gmr.h */
 
 enum { SLAB = 65536, MAXLIVE = 48 };
 static int me, np;
+static int to_ghosts; /* accumulates to another node go to ghosts */
 
 typedef struct {
     void **ptr;   /* every process's base */
@@ -29,7 +36,7 @@ typedef struct {
 static int slabs_expected(void)
 {
     const char *s = getenv("ARMCI_REGION_SLAB");
-    return !ARMCI_GHOST_PROGRESS && !(s && atol(s) == 0);
+    return !(s && atol(s) == 0);
 }
 
 static void alloc_arr(arr_t *a, const long *n, long tag)
@@ -94,6 +101,7 @@ static void round_all(arr_t *live, int nlive, const char *what)
     }
     ARMCI_Barrier();
     long one = 1;
+    unsigned long r0 = armcii_gmr_redirected();
     for (int i = 0; i < nlive; i++)
         for (int q = 0; q < np; q++) {
             const arr_t *a = &live[i];
@@ -103,6 +111,8 @@ static void round_all(arr_t *live, int nlive, const char *what)
             long old;
             ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a->ptr[q], 1, q);
         }
+    CHECK(!to_ghosts || !nlive || armcii_gmr_redirected() > r0,
+          "%s: no accumulate to another virtual node reached a ghost", what);
     ARMCI_Barrier();
     int r = (me + 2) % np; /* read another process's slices whole */
     for (int i = 0; i < nlive; i++) {
@@ -158,6 +168,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     int slab = slabs_expected();
+    int real_np;
+    PMPI_Comm_size(MPI_COMM_WORLD, &real_np); /* the ghost build's world hides ghosts */
+    const char *vn = getenv("ARMCI_VIRTUAL_NODE_SIZE");
+    to_ghosts = real_np > np && armcii_gmr_ghost_pools() > 0 && vn && atoi(vn) > 0 &&
+                atoi(vn) < np && tg_async_on();
     long *n = malloc(np * sizeof *n);
     unsigned seed = 7;
     arr_t live[MAXLIVE];
