@@ -108,11 +108,13 @@ int armcii_ghost_am_poll(void);
 /* The requests' tag on am_comm (replies use per-request tags). */
 enum { ARMCII_AM_TAG = 7101 };
 
-/* Ghost: one GROW command from user src (pworld rank), answered at once;
- * 1 once every bound user's partition of the new pool is mapped. */
-int armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src);
-/* Ghost, after armcii_ghost_pool_serve said 1: the new pool's window,
- * collective with every user and ghost (when: the rounds agree, ghost.h). */
+/* Ghost: one GROW command from user src (pworld rank), answered at once. */
+void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src);
+/* Ghost: 1 while every bound user's partition of a new pool is mapped and
+ * the pool waits for its window. */
+int armcii_ghost_pool_ready(void);
+/* Ghost, while armcii_ghost_pool_ready(): the new pool's window, collective
+ * with every user and ghost (when: the rounds agree, ghost.h). */
 void armcii_ghost_pool_create(void);
 /* Both sides at finalize: free every pool's window and memory. */
 void armcii_ghost_pool_destroy(void);

@@ -272,9 +272,6 @@ static void check_users(void)
     }
 }
 
-/* What a command did, for the ghost loop. */
-enum { EXEC_DONE, EXEC_FIN, EXEC_POOL_READY };
-
 static int execute(const armcii_ghost_cmd_t *c, int src)
 {
     if (c->op == ARMCII_GHOST_FIN) {
@@ -283,7 +280,7 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
                 GH.bound_pid[k] = 0; /* finished: it may exit now */
                 rounds->user_finished(k);
             }
-        return EXEC_FIN;
+        return 1;
     }
     if (c->op == ARMCII_GHOST_BUSY) {
         for (int k = 0; k < GH.bound_users; k++)
@@ -291,11 +288,12 @@ static int execute(const armcii_ghost_cmd_t *c, int src)
                 GH.bound_busy[k] = c->size != 0;
                 GH.nbusy += c->size != 0 ? 1 : -1;
             }
-        return EXEC_DONE;
+        return 0;
     }
     if (c->op != ARMCII_GHOST_GROW)
         armcii_error("ARMCI ghost", "unknown command %ld from process %d", c->op, src);
-    return armcii_ghost_pool_serve(c, (int)src) ? EXEC_POOL_READY : EXEC_DONE;
+    armcii_ghost_pool_serve(c, (int)src);
+    return 0;
 }
 
 static void free_comms(void)
@@ -368,7 +366,7 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
     armcii_ghost_cmd_t c;
     MPI_Request req;
     MPI_Status st;
-    int fin = 0, rounds_over = 0, pool_ready = 0;
+    int fin = 0, rounds_over = 0;
     double next_check = 0;
     ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                           GH.cmd_comm, &req));
@@ -377,11 +375,10 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
         int served = armcii_ghost_am_poll();
         if (served)
             rest_reset(&r);
-        int step = rounds->step(fin == GH.bound_users, pool_ready);
+        int step = rounds->step(fin == GH.bound_users, armcii_ghost_pool_ready());
         rounds_over = step & ARMCII_ROUNDS_OVER;
         if (step & ARMCII_ROUNDS_GROW) { /* every ghost is ready: with the users */
             armcii_ghost_pool_create();
-            pool_ready = 0;
             continue;
         }
         if (fin < GH.bound_users)
@@ -401,9 +398,7 @@ __attribute__((noreturn)) static void serve(long nap_us_asked)
             continue;
         }
         rest_reset(&r);
-        int done = execute(&c, st.MPI_SOURCE);
-        fin += done == EXEC_FIN;
-        pool_ready |= done == EXEC_POOL_READY;
+        fin += execute(&c, st.MPI_SOURCE);
         if (fin < GH.bound_users)
             ARMCII_MPI(PMPI_Irecv(&c, sizeof c, MPI_BYTE, MPI_ANY_SOURCE, ARMCII_GHOST_TAG_CMD,
                                   GH.cmd_comm, &req));

@@ -275,7 +275,7 @@ static int open_partition(const armcii_ghost_cmd_t *c)
 
 /* Map a user's partition at its slot and answer it; the users wait in the
  * pool window's creation, which the ghosts join when all are ready. */
-int armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
+void armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
 {
     size_t part = (size_t)c->size;
     int k = slot_of(src);
@@ -299,8 +299,10 @@ int armcii_ghost_pool_serve(const armcii_ghost_cmd_t *c, int src)
         close(fd);
     }
     ARMCII_MPI(PMPI_Send(&reply, 1, MPI_AINT, src, ARMCII_GHOST_TAG_REPLY, GH.cmd_comm));
-    return reply >= 0 && ++GH.grow_count == GH.bound_users;
+    GH.grow_count += reply >= 0;
 }
+
+int armcii_ghost_pool_ready(void) { return GH.grow_count == GH.bound_users; }
 
 void armcii_ghost_pool_create(void)
 {
