@@ -24,34 +24,61 @@
  *   m=LIST     edge of the 2-D patches (default 4,16)
  *   iters=I    operations per sample (default 400)
  *   reps=R     samples per row (default 5)
+ *   busy=US    microseconds of CPU work each process does before each
+ *              operation (default 0): NWChem's processes compute between
+ *              calls, and where the MPI needs the target's software for an
+ *              operation (MPICH on one host) the origin then also waits for
+ *              the target to come back from its work.  With busy > 0 a
+ *              row's time is the time inside the operations only, the work
+ *              left out; the model takes a test's work per call from its
+ *              profile (benchmarks/model.py --busy-costs)
  *   small      n=4,64 m=4,64 iters=20 reps=1 (64: a patch reaching the
  *              far edges of the peer's block)
  */
 #include "gab.h"
 
-static const char *usage = "[small] [n=LIST] [m=LIST] [iters=I] [reps=R]";
+static const char *usage = "[small] [n=LIST] [m=LIST] [iters=I] [reps=R] [busy=US]";
 
 enum { EDGE = 64 }; /* each process owns an EDGE x EDGE block */
 
 static int counter, arr, iters, reps;
+static long busy; /* us of work before each operation */
+
+/* With busy > 0: the work, then the time the operation starts. */
+static double op_start(void)
+{
+    if (!busy)
+        return 0;
+    gab_work(busy);
+    return MPI_Wtime();
+}
+
+/* With busy > 0: adds the operation's time since op_start to *inside. */
+static void op_end(double t1, double *inside)
+{
+    if (busy)
+        *inside += MPI_Wtime() - t1;
+}
 
 /* The sample: `iters` operations of kind k on a patch lo..hi (1-based
  * inclusive GA indices), the slowest process's time per operation. */
 static double sample(int k, int *lo, int *hi, double *buf, int ld)
 {
-    double one = 1, t0;
+    double one = 1, t0, inside = 0;
     int zero = 0;
     GA_Sync();
     t0 = MPI_Wtime();
     for (int i = 0; i < iters; i++) {
+        double t1 = op_start();
         switch (k) {
         case 0: NGA_Read_inc(counter, &zero, 1); break;
         case 1: NGA_Get(arr, lo, hi, buf, &ld); break;
         case 2: NGA_Acc(arr, lo, hi, buf, &ld, &one); break;
         default: NGA_Put(arr, lo, hi, buf, &ld); break;
         }
+        op_end(t1, &inside);
     }
-    double t = (MPI_Wtime() - t0) / iters;
+    double t = (busy ? inside : MPI_Wtime() - t0) / iters;
     GA_Sync();
     return gab_max(t);
 }
@@ -74,10 +101,13 @@ static void counter_row(void)
     double v[GAB_MAXLIST], sum = 0;
     for (int r = 0; r < reps; r++) {
         GA_Sync();
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < iters; i++)
+        double t0 = MPI_Wtime(), inside = 0;
+        for (int i = 0; i < iters; i++) {
+            double t1 = op_start();
             sum += (double)NGA_Read_inc(counter, &zero, 1);
-        v[r] = gab_max((MPI_Wtime() - t0) / iters);
+            op_end(t1, &inside);
+        }
+        v[r] = gab_max((busy ? inside : MPI_Wtime() - t0) / iters);
     }
     GA_Dgop(&sum, 1, "+");
     double total = (double)gab_np * iters * reps;
@@ -131,12 +161,13 @@ static void patch_rows(int rows, int cols, const char *suffix)
 int main(int argc, char **argv)
 {
     gab_init(&argc, &argv, "ga_classes");
-    gab_check_args("n m iters reps", usage);
+    gab_check_args("n m iters reps busy", usage);
     long n[GAB_MAXLIST], m[GAB_MAXLIST];
     int nn = gab_list("n", gab_small ? "4,64" : "4,8,64", n, usage);
     int nm = gab_list("m", gab_small ? "4,64" : "4,16", m, usage);
     iters = (int)gab_long("iters", gab_small ? 20 : 400, 1, usage);
     reps = (int)gab_long("reps", gab_small ? 1 : 5, 1, usage);
+    busy = gab_long("busy", 0, 0, usage);
     if (reps > GAB_MAXLIST)
         gab_usage(usage, "reps at most %d", GAB_MAXLIST);
     for (int i = 0; i < nn; i++)
@@ -151,9 +182,9 @@ int main(int argc, char **argv)
     if (!counter || !arr)
         GA_Error("ga_classes: cannot create the arrays", 0);
     if (gab_me == 0)
-        printf("# ga_classes: %d processes, iters=%d reps=%d; time_s = seconds per operation "
-               "(slowest process, median), every process at once\nkernel size time_s\n",
-               gab_np, iters, reps);
+        printf("# ga_classes: %d processes, iters=%d reps=%d busy=%ld; time_s = seconds per "
+               "operation (slowest process, median), every process at once%s\nkernel size time_s\n",
+               gab_np, iters, reps, busy, busy ? ", inside the operations" : "");
     counter_row();
     for (int i = 0; i < nn; i++)
         patch_rows(1, (int)n[i], "");

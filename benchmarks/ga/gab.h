@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ga.h>
 #include <macdecls.h>
 
@@ -233,5 +234,20 @@ static inline void gab_busy(long us)
     double end = GA_Wtime() + us * 1e-6;
     while (GA_Wtime() < end)
         ;
+}
+
+/* Computes for us microseconds of the calling thread's CPU time (a
+ * progress thread's does not count): on a host with more processes than
+ * cores the work, not the wall time, stays fixed, as an application's
+ * computation does. */
+static inline void gab_work(long us)
+{
+    struct timespec ts;
+    if (us <= 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return;
+    double end = ts.tv_sec + ts.tv_nsec * 1e-9 + us * 1e-6;
+    do
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    while (ts.tv_sec + ts.tv_nsec * 1e-9 < end);
 }
 #endif

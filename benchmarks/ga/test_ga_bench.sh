@@ -2,7 +2,8 @@
 # make check: each GA-level benchmark (benchmarks/ga/ga_scf, ga_patch,
 # ga_irreg, ga_classes) once in its `small` mode (tiny sizes, 1 repetition) as a
 # correctness test, in every transport mode (tests/run-mode.sh exports the
-# mode's environment and MPI_MCA).  Every program verifies its own results
+# mode's environment and MPI_MCA); ga_classes also with work between its
+# operations (busy=5), which times only the operations.  Every program verifies its own results
 # and exits non-zero on a wrong value.  Skips when configure found no
 # Global Arrays (the programs are then not built).
 top=${TESTS_BUILDDIR:-tests}/..
@@ -16,19 +17,21 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-for p in $progs; do
-    timeout -k 5 60 $runner "$np" $MPI_MCA "$top/benchmarks/ga/$p" small >"$tmp/out" 2>&1 </dev/null
+for run in $progs ga_classes:busy=5; do
+    p=${run%%:*} args=small
+    [ "$p" = "$run" ] || args="small ${run#*:}"
+    timeout -k 5 60 $runner "$np" $MPI_MCA "$top/benchmarks/ga/$p" $args >"$tmp/out" 2>&1 </dev/null
     rc=$?
     cat "$tmp/out"
     if [ $rc -ne 0 ]; then
-        echo "FAIL $p small: exit status $rc"
+        echo "FAIL $p $args: exit status $rc"
         status=1
     elif ! grep -q "^# $p: every .* verified" "$tmp/out" ||
         ! grep -q '^kernel size time_s$' "$tmp/out"; then
-        echo "FAIL $p small: no header or no verification line in its output"
+        echo "FAIL $p $args: no header or no verification line in its output"
         status=1
     else
-        echo "PASS $p small ($np ranks)"
+        echo "PASS $p $args ($np ranks)"
     fi
 done
 exit $status
