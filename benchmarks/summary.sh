@@ -50,14 +50,15 @@ done
 for f in "$dir"/nwchem_ghosts.*.16core.txt; do
     nwchem_rows "$f" QA "14 processes as 2 nodes of 7, 16 cores|ours-vn7|ghost-on-vn7|mpi-pr-vn7|-"
 done
-# the five TCE tests alone, on a TCE-only build (a later run than the QA set's);
-# MPICH's file has the ghost build's automatic mode and no MPI-PR column (GA's
-# runtimes finished no test under MPICH on the 2-core host)
+# the five TCE tests alone (a later run than the QA set's); MPICH's file has
+# the ghost build's default (automatic on the 2-core host) and no MPI-PR
+# column (GA's runtimes finished no test under MPICH on that host)
 for f in "$dir"/nwchem_tce_vnodes.*.2core.txt; do
     nwchem_rows "$f" TCE \
         "4 processes as 2 nodes of 2|armci:vn2|armci:ghost-on-vn2|mpi-pr:native-vn2|-" \
         "4 processes as 4 nodes of 1|armci:vn1|armci:ghost-on-vn1|mpi-pr:native-vn1|-" \
-        "4 processes as 2 nodes of 2, ghosts automatic|armci:vn2|armci:ghost-auto-vn2|-|-"
+        "4 processes as 2 nodes of 2, ghosts automatic|armci:vn2|armci:ghost-auto-vn2|-|-" \
+        "4 processes as 2 nodes of 2, ghost build's default|armci:vn2|armci:ghost-default-vn2|-|-"
 done
 # GA kernels: a few rows of ga-compare's table (4 processes)
 for f in "$dir"/ga_vnodes.*.2core.txt; do
