@@ -30,8 +30,7 @@
  *              operation (MPICH on one host) the origin then also waits for
  *              the target to come back from its work.  With busy > 0 a
  *              row's time is the time inside the operations only, the work
- *              left out; the model takes a test's work per call from its
- *              profile (benchmarks/model.py --busy-costs)
+ *              left out (benchmarks/results/ga_classes_busy.mpich.2core.txt)
  *   small      n=4,64 m=4,64 iters=20 reps=1 (64: a patch reaching the
  *              far edges of the peer's block)
  */
