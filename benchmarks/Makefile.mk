@@ -55,7 +55,7 @@ benchmarks_bench_patchget_LDADD = libarmci.la
 noinst_PROGRAMS += benchmarks/bench_samewin
 benchmarks_bench_samewin_SOURCES = benchmarks/bench_samewin.c benchmarks/bench_common.h
 benchmarks_bench_samewin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gmr
-benchmarks_bench_samewin_LDFLAGS = $(LTO_FLAGS)
+benchmarks_bench_samewin_LDFLAGS = $(LTO_FLAGS) $(NOINST_LDFLAGS)
 benchmarks_bench_samewin_LDADD = libarmci_core.la
 # bench_multiphase: phases alternating computation-heavy and
 # communication-heavy patterns, ghost redirection off / on / user-guided /
@@ -63,7 +63,7 @@ benchmarks_bench_samewin_LDADD = libarmci_core.la
 # read through an internal function, so it links the convenience library
 # like bench_samewin.
 noinst_PROGRAMS += benchmarks/bench_multiphase
-benchmarks_bench_multiphase_LDFLAGS = $(LTO_FLAGS)
+benchmarks_bench_multiphase_LDFLAGS = $(LTO_FLAGS) $(NOINST_LDFLAGS)
 benchmarks_bench_multiphase_LDADD = libarmci_core.la
 EXTRA_DIST += benchmarks/async.sh benchmarks/pin.sh benchmarks/multiphase.sh benchmarks/getpath.sh benchmarks/idle_ghosts.sh benchmarks/advisor_validate.sh \
 	benchmarks/mpi-bundle.sh benchmarks/mpis.sh benchmarks/model.py benchmarks/summary.sh benchmarks/samewin.sh \

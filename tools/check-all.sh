@@ -18,7 +18,9 @@
 # check (and in every build the test programs that link the static core
 # link without it: configure.ac, LTO_OFF_LDFLAGS); the pure-MPI bug probes (no
 # libarmci code) run in the check stage only, not under the sanitizers or
-# distcheck; under MPICH the plain build runs modes on (the single-mode
+# distcheck; the builds whose stages link no static archive (the sanitizer,
+# ghost and MPICH builds) configure --disable-static, which halves
+# libtool's compiles; under MPICH the plain build runs modes on (the single-mode
 # tests, MPICH's own probes) and vn2 (node-local path inside a virtual
 # node, MPI RMA between them), and the node-local-path-off mode runs in the
 # MPICH ghost stage.  The sanitizer stage runs mode vn2 (both paths in one
@@ -148,7 +150,7 @@ else
 fi
 if grep -q 'enable-ghost-progress' configure; then
     mkdir -p build-ghost && cd build-ghost
-    [ -f Makefile ] || ../configure --quiet --enable-ghost-progress
+    [ -f Makefile ] || ../configure --quiet --disable-static --enable-ghost-progress
     make -j"$(nproc)" >/dev/null
     rm -f test-suite*.log
     make -j"$tjobs" check-ghost
@@ -160,7 +162,7 @@ else
 fi
 if command -v mpicc.mpich >/dev/null 2>&1; then
     mkdir -p build-mpich && cd build-mpich
-    [ -f Makefile ] || ../configure --quiet --disable-lto CC=mpicc.mpich
+    [ -f Makefile ] || ../configure --quiet --disable-static --disable-lto CC=mpicc.mpich
     make -j"$(nproc)" >/dev/null
     make -j"$(nproc)" check-programs >/dev/null
     rm -f test-suite*.log
@@ -175,7 +177,7 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     skips mpich test-suite.log test-suite-on.log test-suite-vn2.log test-suite-off.log
     cd ..
     mkdir -p build-ghost-mpich && cd build-ghost-mpich
-    [ -f Makefile ] || ../configure --quiet --disable-lto --enable-ghost-progress CC=mpicc.mpich
+    [ -f Makefile ] || ../configure --quiet --disable-static --disable-lto --enable-ghost-progress CC=mpicc.mpich
     make -j"$(nproc)" >/dev/null
     make -j"$(nproc)" check-programs >/dev/null
     rm -f test-suite*.log
