@@ -45,7 +45,7 @@ UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
 	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh \
 	tests/unit/test_spack_recipe.sh tests/unit/test_summary.sh \
 	tests/unit/test_model.sh tests/unit/test_samewin.sh tests/unit/test_nwchem_bundle.sh \
-	tests/unit/test_region_replay.sh
+	tests/unit/test_region_replay.sh tests/unit/test_noinst_link.sh
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 # ARMCI_WAIT_YIELD: reads whether waits yielded through an internal
 # counter, so it links the library's objects
