@@ -105,14 +105,16 @@ TESTS += $(UNIT_TESTS) $(UNIT_SHELL_TESTS)
 # run one after the other, each mode's last tests left job slots idle
 # until its slowest ended (benchmarks/results/ci_times.txt).  -k: a
 # failing mode stops none of the others (make still fails); an empty
-# CHECK_MODES runs no mode, not make's default goal.
+# CHECK_MODES runs no mode, not make's default goal.  MODE_TESTS_<mode>,
+# where set, replaces ALL_MPI_TESTS for that mode alone (the sanitizer
+# stage runs mode on's own tests beside its mode vn2).
 CHECK_MODES = on off vn2 pt2pt ucx
 modes/on/%.on modes/off/%.off modes/vn2/%.vn2 modes/pt2pt/%.pt2pt modes/ucx/%.ucx:
 	@$(MKDIR_P) $(@D) && : > $@
 check-modes: $(check_PROGRAMS)
 	@$(if $(strip $(CHECK_MODES)),$(MAKE) $(AM_MAKEFLAGS) -k $(CHECK_MODES:%=check-modes-run-%),:)
 check-modes-run-%:
-	@stamps=; for t in $(ALL_MPI_TESTS); do stamps="$$stamps modes/$*/$$t.$*"; done; \
+	@stamps=; for t in $(or $(MODE_TESTS_$*),$(ALL_MPI_TESTS)); do stamps="$$stamps modes/$*/$$t.$*"; done; \
 	echo "== MPI tests, mode $* ($(NPROCS) ranks)"; \
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS="$$stamps" TEST_SUITE_LOG=test-suite-$*.log
 check-local: check-modes
