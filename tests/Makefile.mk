@@ -40,12 +40,20 @@ MPI_SHELL_TESTS += tests/mpi/test_by_request.sh
 MPI_SHELL_TESTS += tests/mpi/test_node_leaders.sh
 UNIT_TESTS = tests/unit/test_table tests/unit/test_config tests/unit/test_adapt_decide \
 	tests/unit/test_getpath
-UNIT_SHELL_TESTS = tests/unit/test_readme_env.sh tests/unit/test_exports.sh \
-	tests/unit/test_armci_info.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
+# SOURCE_TESTS check the source tree and its tools, not a build: the docs'
+# tables against the results files and the configuration table, the
+# scripts on fake inputs, generated tables against the headers.  Every
+# build would run them alike, so the sanitizer, ghost and MPICH stages of
+# tools/check-all.sh empty RUN_SOURCE_TESTS (as they do RUN_MPI_PROBES);
+# the check stage and distcheck run them.
+SOURCE_TESTS = tests/unit/test_readme_env.sh tests/unit/test_ga_runner.sh tests/unit/test_mpi_tree.sh \
 	tests/unit/test_nwchem_compare.sh tests/unit/test_test_times.sh tests/unit/test_peer_tests.sh \
 	tests/unit/test_spack_recipe.sh tests/unit/test_summary.sh \
 	tests/unit/test_model.sh tests/unit/test_samewin.sh tests/unit/test_nwchem_bundle.sh \
-	tests/unit/test_region_replay.sh tests/unit/test_noinst_link.sh
+	tests/unit/test_region_replay.sh
+RUN_SOURCE_TESTS = $(SOURCE_TESTS)
+UNIT_SHELL_TESTS = tests/unit/test_exports.sh tests/unit/test_armci_info.sh tests/unit/test_noinst_link.sh \
+	$(RUN_SOURCE_TESTS)
 tests_mpi_test_init_args_LDADD = $(TEST_LIBS)
 # ARMCI_WAIT_YIELD: reads whether waits yielded through an internal
 # counter, so it links the library's objects
@@ -73,7 +81,7 @@ check_PROGRAMS += $(MPI_TESTS) $(UNIT_TESTS) tests/mpi/badinput \
 	tests/mpi/mpit_thread_level_repro tests/mpi/session_dir_repro tests/mpi/unsigned_minmax_repro
 EXTRA_DIST += tests/README.md tests/run-mode.sh tests/test-times.sh tests/ompi_only.sh tests/build_facts.sh tests/testutil.h tests/unit/unit_check.h tests/unit/expect.sh \
 	tests/mpi/repro_watchdog.h tests/mpi/test_threads_shared.h tests/check-skips.sh tests/skips.allow \
-	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS)
+	$(MPI_SHELL_TESTS) $(MPI_PROBE_TESTS) $(UNIT_SHELL_TESTS) $(SOURCE_TESTS)
 
 TEST_EXTENSIONS = .on .off .vn2 .pt2pt .ucx
 ON_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-mode.sh on

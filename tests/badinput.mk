@@ -9,5 +9,5 @@ tests_badinput_matrix_SOURCES = tests/badinput/matrix.c tests/badinput/matrix_ta
 tests_badinput_matrix_LDADD = libarmci_core.la
 MPI_SHELL_TESTS += tests/badinput/test_badinput_matrix.sh
 # the committed table is what the generator makes from today's headers
-UNIT_SHELL_TESTS += tests/badinput/test_matrix_table.sh
+SOURCE_TESTS += tests/badinput/test_matrix_table.sh
 EXTRA_DIST += tests/badinput/gen_matrix.py
