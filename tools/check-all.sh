@@ -18,7 +18,8 @@
 # check (and in every build the test programs that link the static core
 # link without it: configure.ac, LTO_OFF_LDFLAGS); the pure-MPI bug probes (no
 # libarmci code) run in the check stage only, not under the sanitizers or
-# distcheck; the builds whose stages link no static archive (the sanitizer,
+# distcheck; the checks of the source tree and its tools (SOURCE_TESTS)
+# run in the check stage and distcheck only; the builds whose stages link no static archive (the sanitizer,
 # ghost and MPICH builds) configure --disable-static, which halves
 # libtool's compiles; under MPICH the plain build runs modes on (the single-mode
 # tests, MPICH's own probes) and vn2 (node-local path inside a virtual
@@ -99,10 +100,10 @@ fi
 tjobs=$(($(nproc) + 1))
 mkdir -p build && cd build
 [ -f Makefile ] || ../configure --quiet
-# the library and the test programs in one make: the library's last
-# compiles and its link then overlap the programs' compiles (a build
-# without link-time optimisation took 42 s instead of 49;
-# benchmarks/results/ci_times.txt)
+# the library and the test programs in one make, here and in the other
+# builds: the library's last compiles and its link then overlap the
+# programs' compiles (builds without link-time optimisation took 42 s
+# instead of 49, this one no less than before; ci_times.txt)
 make -j"$(nproc)" all check-programs >/dev/null
 rm -f test-suite*.log
 make -j"$tjobs" check
