@@ -81,13 +81,15 @@ lap() {
     t_lap=$t_now
 }
 [ -x configure ] || ./autogen.sh >/dev/null
-# Every build's libtool (and the make recipes, run-mode.sh and the test
-# driver) under dash rather than the bash configure prefers for its line
+# The libtool of every build configured here (and the make recipes,
+# run-mode.sh and the test driver) under dash rather than the bash
+# configure prefers for its line
 # numbers: libtool's 10,000 lines parse at each of a build's ~150
 # compiles and links, and an Open MPI build took 50 s instead of 62
 # (benchmarks/results/ci_times.txt).  Exported, so the sanitizer and
-# distcheck builds' own configures take it too.  Users' builds keep
-# configure's choice.
+# distcheck builds' own configures take it too.  A build/ configured
+# before (README command 1, as in CI) and users' builds keep configure's
+# choice.
 if [ -z "${CONFIG_SHELL:-}" ] && [ -x /bin/dash ]; then
     CONFIG_SHELL=/bin/dash
     export CONFIG_SHELL
