@@ -19,8 +19,9 @@
 # link without it: configure.ac, LTO_OFF_LDFLAGS); the pure-MPI bug probes (no
 # libarmci code) run in the check stage only, not under the sanitizers or
 # distcheck; the checks of the source tree and its tools (SOURCE_TESTS)
-# run in the check stage and distcheck only; the builds whose stages link no static archive (the sanitizer,
-# ghost and MPICH builds) configure --disable-static, which halves
+# run in the check stage and distcheck only; the builds whose stages link
+# no static archive (the sanitizer, ghost and MPICH builds) configure
+# --disable-static, which halves
 # libtool's compiles; under MPICH the plain build runs modes on (the single-mode
 # tests, MPICH's own probes) and vn2 (node-local path inside a virtual
 # node, MPI RMA between them), and the node-local-path-off mode runs in the
@@ -83,9 +84,8 @@ lap() {
 [ -x configure ] || ./autogen.sh >/dev/null
 # The libtool of every build configured here (and the make recipes,
 # run-mode.sh and the test driver) under dash rather than the bash
-# configure prefers for its line
-# numbers: libtool's 10,000 lines parse at each of a build's ~150
-# compiles and links, and an Open MPI build took 50 s instead of 62
+# configure prefers for its line numbers: libtool's 10,000 lines parse at
+# each of a build's ~150 compiles and links, and an Open MPI build took 50 s instead of 62
 # (benchmarks/results/ci_times.txt).  Exported, so the sanitizer and
 # distcheck builds' own configures take it too.  A build/ configured
 # before (README command 1, as in CI) and users' builds keep configure's
@@ -188,9 +188,9 @@ if command -v mpicc.mpich >/dev/null 2>&1; then
     # other (benchmarks/results/ci_times.txt)
     # the catalogue's real aborts under MPICH run in the MPICH ghost stage
     # (mode off); here the matrix checks validation in both modes
-    BADINPUT_MODES=off make check CHECK_MODES='on vn2' RUN_SOURCE_TESTS=
-    # mode off's shared-window probe, recorded under MPICH too
-    make check-modes CHECK_MODES=off ALL_MPI_TESTS=tests/mpi/test_mpich_shm_rma.sh
+    # in mode off only its shared-window probe, recorded under MPICH too
+    BADINPUT_MODES=off make check CHECK_MODES='on vn2 off' RUN_SOURCE_TESTS= \
+        MODE_TESTS_off=tests/mpi/test_mpich_shm_rma.sh
     skips mpich test-suite.log test-suite-on.log test-suite-vn2.log test-suite-off.log
     cd ..
     mkdir -p build-ghost-mpich && cd build-ghost-mpich
