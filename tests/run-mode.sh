@@ -59,11 +59,10 @@ export ARMCI_NODE_LOCAL ARMCI_TEST_MODE="$mode" TEST_RUNNER="$runner" NPROCS="$n
 # Every process of every launch (the launcher's and the ranks') has hwloc
 # discover the machine, and its PCI and OS-device part reads each device's
 # configuration space through sysfs, which a virtual machine's kernel
-# serves slowly: a 4-process launch of a small MPI program took 544 ms of
-# CPU without that part against 644 under Open MPI, 756 against 844 under
-# MPICH (benchmarks/results/ci_times.txt).  One host's tests never use a
-# device's place in the topology; cores and caches are still discovered.
-# A value the caller set is kept; hwloc ignores names it does not know.
+# serves slowly: a sixth of a small launch's CPU (ci_times.txt).  One
+# host's tests never use a device's place in the topology; cores and
+# caches are still discovered.  A value the caller set is kept; hwloc
+# ignores names it does not know.
 HWLOC_COMPONENTS=${HWLOC_COMPONENTS--pci,-linuxio}
 export HWLOC_COMPONENTS
 # A hang is a failure: the whole job gets a hard time limit.
